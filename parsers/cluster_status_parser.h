@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string_view>
+
+#include "cluster_status.h"
+
+namespace ovn_raft {
+
+// Parses the text of `cluster/status DB` as printed by ovsdb-server 2.9.1 through 3.x.
+// Pure and total: never throws, accepts any bytes. Lines it does not understand are skipped
+// and listed in `warnings`; lines an OVS version does not print leave their fields absent.
+ClusterStatus ParseClusterStatus(std::string_view text);
+
+}  // namespace ovn_raft

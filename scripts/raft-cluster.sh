@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Runs real OVN NB/SB ovsdb-server Raft clusters on loopback, one member per 127.0.0.N.
+# Used by the integration tests, the fixture capture and the demo, so all three drive the
+# cluster the same way.
+#
+#   raft-cluster.sh start DIR [MEMBERS] [BASE_PORT]   create and start MEMBERS (default 3) members
+#   raft-cluster.sh wait DIR                           wait until every running member is in the cluster
+#   raft-cluster.sh kill DIR N [db]                    SIGKILL member N (both dbs, or just nb|sb)
+#   raft-cluster.sh restart DIR N                      restart member N with its existing database
+#   raft-cluster.sh restart-fresh DIR N                restart member N with a fresh database, same address
+#   raft-cluster.sh split DIR N                        re-create member N as a new single-member cluster
+#   raft-cluster.sh add DIR N                          join a new member N to the cluster
+#   raft-cluster.sh leader DIR db                      print the member number of db's leader
+#   raft-cluster.sh ctl|sock DIR N db                  print a member's unixctl / database socket
+#   raft-cluster.sh status DIR N db                    cluster/status of one member (ovs-appctl)
+#   raft-cluster.sh stop DIR                           kill every member
+#
+# Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log}; DIR/env holds BASE_PORT. Member N listens on
+# 127.0.0.N:BASE_PORT (nb) and 127.0.0.N:BASE_PORT+1 (sb).
+set -euo pipefail
+
+DBS=(nb sb)
+declare -A SCHEMA=([nb]=/usr/share/ovn/ovn-nb.ovsschema [sb]=/usr/share/ovn/ovn-sb.ovsschema)
+declare -A DBNAME=([nb]=OVN_Northbound [sb]=OVN_Southbound)
+
+die() { echo "raft-cluster: $*" >&2; exit 1; }
+
+load_env() {
+  [ -f "$DIR/env" ] || die "no cluster in $DIR"
+  # shellcheck disable=SC1091
+  . "$DIR/env"
+}
+
+port_of() { # db
+  if [ "$1" = nb ]; then echo "$BASE_PORT"; else echo $((BASE_PORT + 1)); fi
+}
+addr_of() { echo "tcp:127.0.0.$1:$(port_of "$2")"; }
+
+start_server() { # member db
+  local m="$DIR/m$1"
+  ovsdb-server --detach --no-chdir --pidfile="$m/$2.pid" --log-file="$m/$2.log" \
+    --unixctl="$m/$2.ctl" --remote="punix:$m/$2.sock" "$m/$2.db" >/dev/null 2>&1 ||
+    die "ovsdb-server for member $1 $2 failed to start: $(tail -3 "$m/$2.log" 2>/dev/null)"
+}
+
+kill_server() { # member db
+  local pidfile="$DIR/m$1/$2.pid"
+  [ -f "$pidfile" ] || return 0
+  local pid
+  pid=$(cat "$pidfile")
+  kill -9 "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  rm -f "$pidfile" "$DIR/m$1/$2.ctl" "$DIR/m$1/$2.sock"
+}
+
+join_db() { # member db: write a fresh database file that joins the cluster through member 1's peers
+  local m="$DIR/m$1" remotes=() n
+  for n in $(members); do [ "$n" != "$1" ] && remotes+=("$(addr_of "$n" "$2")"); done
+  rm -f "$m/$2.db"
+  ovsdb-tool join-cluster "$m/$2.db" "${DBNAME[$2]}" "$(addr_of "$1" "$2")" "${remotes[@]}"
+}
+
+members() { # every member number that has a directory
+  local d
+  for d in "$DIR"/m*; do [ -d "$d" ] && echo "${d##*/m}"; done | sort -n
+}
+
+status() { ovs-appctl -t "$DIR/m$1/$2.ctl" cluster/status "${DBNAME[$2]}"; }
+
+running() { [ -f "$DIR/m$1/$2.pid" ] && kill -0 "$(cat "$DIR/m$1/$2.pid")" 2>/dev/null; }
+
+cmd_start() {
+  local count=${1:-3}
+  BASE_PORT=${2:-$((20000 + ($$ * 7) % 30000))}
+  mkdir -p "$DIR"
+  echo "BASE_PORT=$BASE_PORT" >"$DIR/env"
+  local n db
+  for n in $(seq "$count"); do mkdir -p "$DIR/m$n"; done
+  for db in "${DBS[@]}"; do
+    ovsdb-tool create-cluster "$DIR/m1/$db.db" "${SCHEMA[$db]}" "$(addr_of 1 "$db")"
+    start_server 1 "$db"
+    for n in $(seq 2 "$count"); do
+      join_db "$n" "$db"
+      start_server "$n" "$db"
+    done
+  done
+  cmd_wait
+}
+
+cmd_wait() {
+  local deadline=$((SECONDS + ${WAIT_SECONDS:-60})) n db ok
+  while :; do
+    ok=1
+    for n in $(members); do
+      for db in "${DBS[@]}"; do
+        running "$n" "$db" || continue
+        status "$n" "$db" 2>/dev/null | grep -q '^Status: cluster member' || ok=0
+        status "$n" "$db" 2>/dev/null | grep -q '^Leader: unknown' && ok=0
+      done
+    done
+    [ "$ok" = 1 ] && return 0
+    [ $SECONDS -ge $deadline ] && die "cluster in $DIR did not settle"
+    sleep 0.2
+  done
+}
+
+cmd_leader() {
+  local n
+  for n in $(members); do
+    running "$n" "$1" || continue
+    if status "$n" "$1" 2>/dev/null | grep -q '^Role: leader'; then echo "$n"; return 0; fi
+  done
+  return 1
+}
+
+DIR_ARG=${2:-}
+[ -n "$DIR_ARG" ] || die "usage: raft-cluster.sh COMMAND DIR ..."
+DIR=$(realpath -m "$DIR_ARG")
+case "$1" in
+  start) cmd_start "${3:-}" "${4:-}" ;;
+  wait) load_env; cmd_wait ;;
+  kill)
+    load_env
+    for db in ${4:-${DBS[@]}}; do kill_server "$3" "$db"; done ;;
+  restart)
+    load_env
+    for db in "${DBS[@]}"; do kill_server "$3" "$db"; start_server "$3" "$db"; done ;;
+  restart-fresh)
+    load_env
+    for db in "${DBS[@]}"; do kill_server "$3" "$db"; join_db "$3" "$db"; start_server "$3" "$db"; done ;;
+  split)
+    load_env
+    for db in "${DBS[@]}"; do
+      kill_server "$3" "$db"
+      rm -f "$DIR/m$3/$db.db"
+      ovsdb-tool create-cluster "$DIR/m$3/$db.db" "${SCHEMA[$db]}" "$(addr_of "$3" "$db")"
+      start_server "$3" "$db"
+    done ;;
+  add)
+    load_env
+    mkdir -p "$DIR/m$3"
+    for db in "${DBS[@]}"; do join_db "$3" "$db"; start_server "$3" "$db"; done ;;
+  leader) load_env; cmd_leader "$3" ;;
+  ctl) echo "$DIR/m$3/$4.ctl" ;;
+  sock) echo "$DIR/m$3/$4.sock" ;;
+  status) load_env; status "$3" "$4" ;;
+  stop)
+    [ -f "$DIR/env" ] || exit 0
+    load_env
+    for n in $(members); do for db in "${DBS[@]}"; do kill_server "$n" "$db"; done; done ;;
+  *) die "unknown command $1" ;;
+esac
