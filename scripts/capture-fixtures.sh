@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Captures real `cluster/status` outputs from the installed ovsdb-server in every state we can
+# produce on loopback, into tests/fixtures/ovs-<version>/. The unit tests parse these files;
+# re-run this script to refresh them for a new OVS version. Takes about a minute.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cluster="$here/raft-cluster.sh"
+version=$(ovsdb-server --version | awk 'NR==1{print $NF}')
+out="$here/../tests/fixtures/ovs-$version"
+work=$(mktemp -d /tmp/ovn-raft-fixtures.XXXXXX)
+trap 'for d in "$work"/*/; do "$cluster" stop "$d" 2>/dev/null || true; done; pkill -f "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+save() { # name cluster-dir member db
+  "$cluster" status "$2" "$3" "$4" >"$out/$1.txt"
+  echo "captured $1" >&2
+}
+appctl() { ovs-appctl -t "$@"; }
+port() { echo $((21000 + RANDOM % 20000)); }
+settle() { sleep "${1:-3}"; }
+
+# 3 members, healthy: leader and follower views.
+c=$work/three
+"$cluster" start "$c" 3 "$(port)" >/dev/null 2>&1
+settle
+l=$("$cluster" leader "$c" nb)
+f=$(((l % 3) + 1))
+save leader "$c" "$l" nb
+save follower "$c" "$f" nb
+save leader-sb "$c" "$("$cluster" leader "$c" sb)" sb
+
+# A member restarted with a fresh database at the same address: two IDs share it.
+"$cluster" restart-fresh "$c" "$f" >/dev/null 2>&1
+WAIT_SECONDS=30 "$cluster" wait "$c" >/dev/null 2>&1 || true
+settle
+l=$("$cluster" leader "$c" nb)
+save fresh-restart-leader "$c" "$l" nb
+save fresh-restart-rejoined "$c" "$f" nb
+
+# Leader loses both followers: it steps down and keeps trying (candidate, disconnected).
+for n in 1 2 3; do [ "$n" != "$l" ] && "$cluster" kill "$c" "$n"; done
+settle 4
+save disconnected-candidate "$c" "$l" nb
+# Asking to leave without a majority leaves the server stuck in "leaving cluster".
+appctl "$("$cluster" ctl "$c" "$l" nb)" cluster/leave OVN_Northbound >/dev/null || true
+settle 1
+save leaving "$c" "$l" nb
+"$cluster" stop "$c"
+
+# Left: after a successful leave the server forgets the database; the reply is an error.
+c=$work/leave
+"$cluster" start "$c" 3 "$(port)" >/dev/null 2>&1
+l=$("$cluster" leader "$c" nb)
+f=$(((l % 3) + 1))
+appctl "$("$cluster" ctl "$c" "$f" nb)" cluster/leave OVN_Northbound >/dev/null
+for _ in $(seq 50); do
+  "$cluster" status "$c" "$f" nb >/dev/null 2>&1 || break
+  sleep 0.1
+done
+save after-leave-leader "$c" "$l" nb
+"$cluster" stop "$c"
+
+# 5 members.
+c=$work/five
+"$cluster" start "$c" 5 "$(port)" >/dev/null 2>&1
+settle
+l=$("$cluster" leader "$c" nb)
+save five-leader "$c" "$l" nb
+save five-follower "$c" "$(((l % 5) + 1))" nb
+"$cluster" stop "$c"
+
+# Joining through remotes that never answer.
+c=$work/joining
+mkdir -p "$c/m1"
+p=$(port)
+echo "BASE_PORT=$p" >"$c/env"
+ovsdb-tool join-cluster "$c/m1/nb.db" OVN_Northbound "tcp:127.0.0.1:$p" "tcp:127.0.0.9:$p" "tcp:127.0.0.10:$p"
+ovsdb-server --detach --no-chdir --pidfile="$c/m1/nb.pid" --log-file="$c/m1/nb.log" \
+  --unixctl="$c/m1/nb.ctl" --remote="punix:$c/m1/nb.sock" "$c/m1/nb.db"
+settle 2
+save joining "$c" 1 nb
+"$cluster" stop "$c"
+
+# Single-member clusters on IPv6 loopback and over SSL.
+single() { # dir address [extra ovsdb-server args]
+  local d=$1 a=$2
+  shift 2
+  mkdir -p "$d/m1"
+  echo "BASE_PORT=0" >"$d/env"
+  ovsdb-tool create-cluster "$d/m1/nb.db" /usr/share/ovn/ovn-nb.ovsschema "$a"
+  ovsdb-server --detach --no-chdir --pidfile="$d/m1/nb.pid" --log-file="$d/m1/nb.log" \
+    --unixctl="$d/m1/nb.ctl" --remote="punix:$d/m1/nb.sock" "$@" "$d/m1/nb.db"
+  settle 2
+}
+single "$work/ipv6" "tcp:[::1]:$(port)"
+save ipv6-single "$work/ipv6" 1 nb
+"$cluster" stop "$work/ipv6"
+
+if command -v openssl >/dev/null; then
+  pki=$work/pki
+  mkdir -p "$pki"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=test-ca -keyout "$pki/ca.key" \
+    -out "$pki/ca.pem" 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj /CN=ovsdb -keyout "$pki/key.pem" -out "$pki/req.pem" 2>/dev/null
+  openssl x509 -req -in "$pki/req.pem" -CA "$pki/ca.pem" -CAkey "$pki/ca.key" -CAcreateserial \
+    -days 2 -out "$pki/cert.pem" 2>/dev/null
+  single "$work/ssl" "ssl:127.0.0.1:$(port)" --private-key="$pki/key.pem" \
+    --certificate="$pki/cert.pem" --ca-cert="$pki/ca.pem"
+  save ssl-single "$work/ssl" 1 nb
+  "$cluster" stop "$work/ssl"
+fi
+echo "fixtures in $out" >&2

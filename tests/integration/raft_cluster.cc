@@ -1,0 +1,61 @@
+#include "raft_cluster.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+namespace ovn_raft::testing {
+
+RaftCluster::RaftCluster(int members) : members_(members) {
+  char tmpl[] = "/tmp/ovn-raft-it.XXXXXX";
+  if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp");
+  dir_ = tmpl;
+  // Ports from the pid keep concurrent runs on one machine apart.
+  base_port_ = 20000 + static_cast<int>(getpid() * 13 % 20000) * 2;
+  Run("start " + dir_ + " " + std::to_string(members) + " " + std::to_string(base_port_));
+}
+
+RaftCluster::~RaftCluster() {
+  Run("stop " + dir_);
+  const std::string rm = "rm -rf " + dir_;
+  if (system(rm.c_str()) != 0) perror("rm");
+}
+
+std::string RaftCluster::Run(const std::string& args) const {
+  const std::string command = std::string(OVN_RAFT_SCRIPTS_DIR) + "/raft-cluster.sh " + args;
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) throw std::runtime_error("popen " + command);
+  std::string out;
+  char buf[256];
+  while (fgets(buf, sizeof(buf), p)) out += buf;
+  const int status = pclose(p);
+  if (status != 0 && args.rfind("leader", 0) != 0) {
+    throw std::runtime_error("failed: " + command + "\n" + out);
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::string RaftCluster::Ctl(int member, const std::string& db) const {
+  return dir_ + "/m" + std::to_string(member) + "/" + db + ".ctl";
+}
+std::string RaftCluster::Sock(int member, const std::string& db) const {
+  return dir_ + "/m" + std::to_string(member) + "/" + db + ".sock";
+}
+std::string RaftCluster::DbName(const std::string& db) {
+  return db == "nb" ? "OVN_Northbound" : "OVN_Southbound";
+}
+int RaftCluster::Leader(const std::string& db) const {
+  const std::string out = Run("leader " + dir_ + " " + db);
+  return out.empty() ? 0 : std::stoi(out);
+}
+void RaftCluster::Kill(int member) { Run("kill " + dir_ + " " + std::to_string(member)); }
+void RaftCluster::RestartFresh(int member) {
+  Run("restart-fresh " + dir_ + " " + std::to_string(member));
+}
+void RaftCluster::Split(int member) { Run("split " + dir_ + " " + std::to_string(member)); }
+void RaftCluster::Wait() { Run("wait " + dir_); }
+
+}  // namespace ovn_raft::testing

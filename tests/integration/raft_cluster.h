@@ -1,0 +1,37 @@
+#pragma once
+
+// A real OVN NB+SB Raft cluster on loopback for a test, driven through scripts/raft-cluster.sh
+// (the same harness the demo uses). Member N listens on 127.0.0.N.
+
+#include <string>
+
+namespace ovn_raft::testing {
+
+class RaftCluster {
+ public:
+  explicit RaftCluster(int members = 3);
+  ~RaftCluster();
+  RaftCluster(const RaftCluster&) = delete;
+  RaftCluster& operator=(const RaftCluster&) = delete;
+
+  std::string Ctl(int member, const std::string& db) const;   // db: "nb" | "sb"
+  std::string Sock(int member, const std::string& db) const;
+  static std::string DbName(const std::string& db);
+  int Leader(const std::string& db) const;  // member number, 0 when none
+  int port(const std::string& db) const { return db == "nb" ? base_port_ : base_port_ + 1; }
+  void Kill(int member);
+  void RestartFresh(int member);
+  void Split(int member);
+  void Wait();
+  int members() const { return members_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string Run(const std::string& args) const;
+
+  std::string dir_;
+  int members_;
+  int base_port_;
+};
+
+}  // namespace ovn_raft::testing

@@ -1,0 +1,46 @@
+#pragma once
+
+// A unix-socket server for the faults a real ovsdb-server cannot be made to produce: never
+// answering, answering garbage, answering in tiny pieces or with a huge reply. Serves one
+// connection at a time on its own thread; counts the requests it received.
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <thread>
+
+namespace ovn_raft::testing {
+
+class FakeUnixServer {
+ public:
+  // Called with the accepted socket and the request it sent; the socket closes on return.
+  // Long-running handlers should return once `stopping()` turns true.
+  using Handler = std::function<void(int fd, const std::string& request)>;
+
+  explicit FakeUnixServer(Handler handler);
+  ~FakeUnixServer();
+  FakeUnixServer(const FakeUnixServer&) = delete;
+  FakeUnixServer& operator=(const FakeUnixServer&) = delete;
+
+  const std::string& path() const { return path_; }
+  int requests() const { return requests_.load(); }
+  bool stopping() const { return stopping_.load(); }
+
+  // Helpers for handlers.
+  static void WriteAll(int fd, const std::string& data);
+  // Sleeps until the server stops (a server that never answers).
+  void Hang() const;
+
+ private:
+  void Run();
+
+  Handler handler_;
+  std::string dir_;
+  std::string path_;
+  int listen_fd_ = -1;
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> requests_{0};
+  std::thread thread_;
+};
+
+}  // namespace ovn_raft::testing

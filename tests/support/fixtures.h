@@ -1,0 +1,34 @@
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ovn_raft::testing {
+
+inline std::filesystem::path FixturesDir() { return OVN_RAFT_FIXTURES_DIR; }
+
+inline std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string Fixture(const std::string& relative) {
+  return ReadFile(FixturesDir() / relative);
+}
+
+// Every captured fixture, from each OVS version folder except the hand-written ones.
+inline std::vector<std::filesystem::path> CapturedFixtures() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& dir : std::filesystem::directory_iterator(FixturesDir())) {
+    if (!dir.is_directory() || dir.path().filename().string().rfind("ovs-", 0) != 0) continue;
+    for (const auto& f : std::filesystem::directory_iterator(dir.path())) out.push_back(f.path());
+  }
+  return out;
+}
+
+}  // namespace ovn_raft::testing

@@ -1,0 +1,196 @@
+// The client against a fake server, for faults only a fake can produce. The real ovsdb-server
+// is exercised in tests/integration.
+#include "jsonrpc_client.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include <chrono>
+#include <thread>
+
+#include "support/fake_unix_server.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::FakeUnixServer;
+using Clock = std::chrono::steady_clock;
+
+CallOptions Timeout(int ms) {
+  CallOptions o;
+  o.timeout = std::chrono::milliseconds(ms);
+  return o;
+}
+
+std::string Reply(const std::string& result) {
+  return R"({"id":0,"result":")" + result + R"(","error":null})";
+}
+
+TEST(JsonRpcClientTest, ReadsAReply) {
+  FakeUnixServer server([](int fd, const std::string& request) {
+    EXPECT_EQ(request, R"({"method":"cluster/status","params":["DB"],"id":0})");
+    FakeUnixServer::WriteAll(fd, Reply("hello"));
+  });
+  const auto r = UnixctlCall(server.path(), "cluster/status", {"DB"}, Timeout(2000));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value(), "hello");
+}
+
+TEST(JsonRpcClientTest, NeverAnsweringServerTimesOutOnTime) {
+  FakeUnixServer server([&server](int, const std::string&) { server.Hang(); });
+  const auto start = Clock::now();
+  const auto r = UnixctlCall(server.path(), "cluster/status", {"DB"}, Timeout(300));
+  const auto elapsed = Clock::now() - start;
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
+  EXPECT_GE(elapsed, std::chrono::milliseconds(290));
+  EXPECT_LT(elapsed, std::chrono::milliseconds(600));
+}
+
+TEST(JsonRpcClientTest, PartialReplyThenSilenceTimesOut) {
+  FakeUnixServer server([&server](int fd, const std::string&) {
+    FakeUnixServer::WriteAll(fd, R"({"id":0,"result":"half)");
+    server.Hang();
+  });
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(200));
+  EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
+}
+
+TEST(JsonRpcClientTest, GarbageIsInvalidJson) {
+  FakeUnixServer server([](int fd, const std::string&) {
+    FakeUnixServer::WriteAll(fd, std::string("\x01\x02garbage\xff", 11));
+  });
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidJson);
+  EXPECT_NE(r.error().message.find("garbage"), std::string::npos);
+}
+
+TEST(JsonRpcClientTest, BalancedButInvalidJson) {
+  FakeUnixServer server([](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, "{oops}"); });
+  EXPECT_EQ(UnixctlCall(server.path(), "x", {}, Timeout(1000)).error().code,
+            ErrorCode::kInvalidJson);
+}
+
+TEST(JsonRpcClientTest, OneBytePieces) {
+  FakeUnixServer server([](int fd, const std::string&) {
+    for (char c : Reply("slow but whole")) {
+      FakeUnixServer::WriteAll(fd, std::string(1, c));
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(3000));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value(), "slow but whole");
+}
+
+TEST(JsonRpcClientTest, LargeReplyWithinBoundIsRead) {
+  const std::string big(3u << 20, 'x');
+  FakeUnixServer server([&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, Reply(big)); });
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(5000));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().size(), big.size());
+}
+
+TEST(JsonRpcClientTest, TwentyMebibyteReplyIsRefused) {
+  FakeUnixServer server([](int fd, const std::string&) {
+    FakeUnixServer::WriteAll(fd, Reply(std::string(20u << 20, 'x')));
+  });
+  const auto start = Clock::now();
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(5000));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kReplyTooLarge);
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(JsonRpcClientTest, ClosedMidReply) {
+  FakeUnixServer server([](int fd, const std::string&) {
+    FakeUnixServer::WriteAll(fd, R"({"id":0,"result":"cut)");
+  });
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kConnectionClosed);
+}
+
+TEST(JsonRpcClientTest, SkipsServerRequestsAndOtherIds) {
+  FakeUnixServer server([](int fd, const std::string&) {
+    FakeUnixServer::WriteAll(fd, R"({"id":"echo","method":"echo","params":[]} )"
+                                 R"({"id":9,"result":"not ours","error":null})" +
+                                     Reply("ours"));
+  });
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value(), "ours");
+}
+
+TEST(JsonRpcClientTest, ErrorReplyIsRpcError) {
+  FakeUnixServer server([](int fd, const std::string&) {
+    FakeUnixServer::WriteAll(fd, R"({"id":0,"result":null,"error":"unknown command"})");
+  });
+  const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
+  EXPECT_EQ(r.error().code, ErrorCode::kRpcError);
+  EXPECT_EQ(r.error().message, "unknown command");
+}
+
+TEST(JsonRpcClientTest, MissingSocket) {
+  const auto r = UnixctlCall("/nonexistent/ovnnb_db.ctl", "x", {}, Timeout(1000));
+  EXPECT_EQ(r.error().code, ErrorCode::kSocketMissing);
+  EXPECT_NE(r.error().message.find("/nonexistent/ovnnb_db.ctl"), std::string::npos);
+}
+
+TEST(JsonRpcClientTest, NobodyListening) {
+  char dir[] = "/tmp/ovn-raft-dead.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/dead.ctl";
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  close(fd);  // the file stays, nobody listens: what a crashed server leaves behind
+  EXPECT_EQ(UnixctlCall(path, "x", {}, Timeout(1000)).error().code, ErrorCode::kConnectFailed);
+  unlink(path.c_str());
+  rmdir(dir);
+}
+
+TEST(JsonRpcClientTest, PermissionDenied) {
+  char dir[] = "/tmp/ovn-raft-perm.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  chmod(dir, 0755);
+  const std::string path = std::string(dir) + "/locked.ctl";
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(fd, 1), 0);
+  chmod(path.c_str(), 0600);
+  // Root ignores file modes, so the call runs in a child that has dropped to "nobody".
+  const pid_t child = fork();
+  if (child == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
+    const auto r = UnixctlCall(path, "x", {}, Timeout(1000));
+    _exit(!r.ok() && r.error().code == ErrorCode::kPermissionDenied ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  close(fd);
+  unlink(path.c_str());
+  rmdir(dir);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(JsonRpcClientTest, PathTooLong) {
+  EXPECT_EQ(UnixctlCall(std::string(200, 'a'), "x", {}, Timeout(100)).error().code,
+            ErrorCode::kConnectFailed);
+}
+
+}  // namespace
+}  // namespace ovn_raft
