@@ -128,17 +128,17 @@ Result<std::string> JsonRpcExchange(const std::string& socket_path, std::string_
       return SystemError(ErrorCode::kConnectionClosed, "recv " + socket_path, errno);
     }
     if (n == 0) {
-      return Error{ErrorCode::kConnectionClosed,
-                   "connection closed by " + socket_path + " after " +
-                       std::to_string(buffer.size()) + " bytes of reply"};
+      return Error{ErrorCode::kConnectionClosed, "connection closed by " + socket_path + " after " +
+                                                     std::to_string(buffer.size()) +
+                                                     " bytes of reply"};
     }
     buffer.append(chunk, static_cast<std::size_t>(n));
     // Several messages may be queued; consume each complete one until ours appears.
     while (true) {
       const auto state = framer.Scan(buffer);
       if (state == JsonFramer::State::kInvalid) {
-        return Error{ErrorCode::kInvalidJson, "reply is not a JSON object: \"" +
-                                                  Excerpt(buffer) + "\""};
+        return Error{ErrorCode::kInvalidJson,
+                     "reply is not a JSON object: \"" + Excerpt(buffer) + "\""};
       }
       if (state == JsonFramer::State::kIncomplete) break;
       std::string message = buffer.substr(0, framer.message_end());
@@ -149,9 +149,9 @@ Result<std::string> JsonRpcExchange(const std::string& socket_path, std::string_
       if (kind.value() == MessageKind::kReplyToUs) return message;
     }
     if (buffer.size() > options.max_reply_bytes) {
-      return Error{ErrorCode::kReplyTooLarge,
-                   "reply from " + socket_path + " exceeds " +
-                       std::to_string(options.max_reply_bytes) + " bytes"};
+      return Error{ErrorCode::kReplyTooLarge, "reply from " + socket_path + " exceeds " +
+                                                  std::to_string(options.max_reply_bytes) +
+                                                  " bytes"};
     }
   }
 }

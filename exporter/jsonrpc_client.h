@@ -26,7 +26,8 @@ struct CallOptions {
 Result<std::string> JsonRpcExchange(const std::string& socket_path, std::string_view request,
                                     int id, const CallOptions& options);
 
-// A unixctl command on a `.ctl` socket, e.g. UnixctlCall(ctl, "cluster/status", {"OVN_Northbound"}).
+// A unixctl command on a `.ctl` socket, e.g. UnixctlCall(ctl, "cluster/status",
+// {"OVN_Northbound"}).
 Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
                                 const std::vector<std::string>& params, const CallOptions& options);
 

@@ -13,10 +13,10 @@ namespace ovn_raft {
 
 // "tcp:10.0.0.1:6643", "ssl:[fd00::1]:6643", "tcp:ovn-central-0.ovn:6643", "unix:/run/x".
 struct Address {
-  std::string raw;                     // exactly as printed
-  std::string scheme;                  // tcp | ssl | unix | ...
-  std::string host;                    // IP (IPv6 without brackets), DNS name, or unix path
-  std::optional<std::uint16_t> port;   // absent for unix sockets
+  std::string raw;                    // exactly as printed
+  std::string scheme;                 // tcp | ssl | unix | ...
+  std::string host;                   // IP (IPv6 without brackets), DNS name, or unix path
+  std::optional<std::uint16_t> port;  // absent for unix sockets
 };
 
 enum class MemberStatus { kClusterMember, kJoining, kLeaving, kLeft, kFailed, kDisconnected };
@@ -48,10 +48,10 @@ struct ServerEntry {
   Address address;
   bool self = false;
   ServerPhase phase = ServerPhase::kStable;
-  std::optional<std::string> voted_for;           // printed only while this server is a candidate
-  std::optional<std::uint64_t> next_index;        // printed only by the leader
-  std::optional<std::uint64_t> match_index;       // printed only by the leader
-  std::optional<std::uint64_t> last_msg_ms_ago;   // OVS >= 2.15, once a message was received
+  std::optional<std::string> voted_for;          // printed only while this server is a candidate
+  std::optional<std::uint64_t> next_index;       // printed only by the leader
+  std::optional<std::uint64_t> match_index;      // printed only by the leader
+  std::optional<std::uint64_t> last_msg_ms_ago;  // OVS >= 2.15, once a message was received
 };
 
 // A line the parser did not understand; the parse goes on without it.
@@ -77,13 +77,13 @@ struct ClusterStatus {
   std::optional<MembershipChange> removing_server;
   std::optional<Role> role;
   std::optional<std::uint64_t> term;
-  std::optional<std::string> leader;  // "self", "unknown" or a short ID
-  std::optional<std::string> vote;    // "self", "unknown" or a short ID
+  std::optional<std::string> leader;                          // "self", "unknown" or a short ID
+  std::optional<std::string> vote;                            // "self", "unknown" or a short ID
   std::optional<std::uint64_t> last_election_started_ms_ago;  // OVS >= 2.15
   std::optional<ElectionReason> last_election_reason;
   std::optional<std::uint64_t> last_election_won_ms_ago;  // OVS >= 2.15
-  std::optional<std::uint64_t> election_timer_ms;          // OVS >= 2.12
-  std::optional<std::uint64_t> election_timer_target_ms;   // "(changing to M)", leader only
+  std::optional<std::uint64_t> election_timer_ms;         // OVS >= 2.12
+  std::optional<std::uint64_t> election_timer_target_ms;  // "(changing to M)", leader only
   std::optional<std::uint64_t> log_first_index;
   std::optional<std::uint64_t> log_next_index;
   std::optional<std::uint64_t> entries_not_committed;

@@ -14,9 +14,9 @@ Result<rapidjson::Document> Parse(std::string_view message) {
   rapidjson::Document doc;
   doc.Parse(message.data(), message.size());
   if (doc.HasParseError()) {
-    return Error{ErrorCode::kInvalidJson,
-                 std::string("invalid JSON at offset ") + std::to_string(doc.GetErrorOffset()) +
-                     ": " + rapidjson::GetParseError_En(doc.GetParseError())};
+    return Error{ErrorCode::kInvalidJson, std::string("invalid JSON at offset ") +
+                                              std::to_string(doc.GetErrorOffset()) + ": " +
+                                              rapidjson::GetParseError_En(doc.GetParseError())};
   }
   if (!doc.IsObject()) return Error{ErrorCode::kProtocolError, "JSON-RPC message is not an object"};
   return doc;
@@ -44,8 +44,8 @@ std::optional<std::string> ReplyError(const Value& doc) {
 
 // OVSDB UUIDs are ["uuid","..."]; an empty optional value is ["set",[]].
 std::optional<std::string> OptionalUuid(const Value& v) {
-  if (v.IsArray() && v.Size() == 2 && v[0].IsString() && std::string_view(v[0].GetString()) == "uuid" &&
-      v[1].IsString()) {
+  if (v.IsArray() && v.Size() == 2 && v[0].IsString() &&
+      std::string_view(v[0].GetString()) == "uuid" && v[1].IsString()) {
     return std::string(v[1].GetString(), v[1].GetStringLength());
   }
   return std::nullopt;

@@ -24,15 +24,24 @@ enum class ErrorCode {
 // Stable snake_case name of a code.
 inline const char* ErrorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kSocketMissing: return "socket_missing";
-    case ErrorCode::kPermissionDenied: return "permission_denied";
-    case ErrorCode::kConnectFailed: return "connect_failed";
-    case ErrorCode::kTimeout: return "timeout";
-    case ErrorCode::kConnectionClosed: return "connection_closed";
-    case ErrorCode::kReplyTooLarge: return "reply_too_large";
-    case ErrorCode::kInvalidJson: return "invalid_json";
-    case ErrorCode::kRpcError: return "rpc_error";
-    case ErrorCode::kProtocolError: return "protocol_error";
+    case ErrorCode::kSocketMissing:
+      return "socket_missing";
+    case ErrorCode::kPermissionDenied:
+      return "permission_denied";
+    case ErrorCode::kConnectFailed:
+      return "connect_failed";
+    case ErrorCode::kTimeout:
+      return "timeout";
+    case ErrorCode::kConnectionClosed:
+      return "connection_closed";
+    case ErrorCode::kReplyTooLarge:
+      return "reply_too_large";
+    case ErrorCode::kInvalidJson:
+      return "invalid_json";
+    case ErrorCode::kRpcError:
+      return "rpc_error";
+    case ErrorCode::kProtocolError:
+      return "protocol_error";
   }
   return "unknown";
 }
@@ -45,7 +54,7 @@ struct Error {
 template <typename T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design, like std::optional
+  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design, like std::optional
   Result(Error error) : v_(std::move(error)) {}  // NOLINT
 
   bool ok() const { return v_.index() == 0; }

@@ -82,7 +82,8 @@ bool ParseServerEntry(std::string_view line, ServerEntry* entry, std::string* er
     if (rest.front() == '(') {
       const auto close = rest.find(')');
       if (close == std::string_view::npos || !ApplyFlag(rest.substr(1, close - 1), entry)) {
-        *error = "unknown flag " + std::string(rest.substr(0, close == rest.npos ? rest.size() : close + 1));
+        *error = "unknown flag " +
+                 std::string(rest.substr(0, close == rest.npos ? rest.size() : close + 1));
         return true;
       }
       rest.remove_prefix(close + 1);

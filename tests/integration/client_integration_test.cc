@@ -26,8 +26,8 @@ CallOptions Options() {
 }
 
 ClusterStatus Read(const RaftCluster& c, int member, const std::string& db) {
-  const auto text = UnixctlCall(c.Ctl(member, db), "cluster/status", {RaftCluster::DbName(db)},
-                                Options());
+  const auto text =
+      UnixctlCall(c.Ctl(member, db), "cluster/status", {RaftCluster::DbName(db)}, Options());
   EXPECT_TRUE(text.ok()) << (text.ok() ? "" : text.error().message);
   if (!text.ok()) return {};
   ClusterStatus s = ParseClusterStatus(text.value());
@@ -101,8 +101,8 @@ TEST(ClientIntegrationTest, HealthyClusterEveryMemberEveryDb) {
       addresses.insert(e.address.raw);
       ids.insert(e.server_id);
     }
-    EXPECT_EQ(addresses, (std::set<std::string>{Address(c, 1, db), Address(c, 2, db),
-                                                 Address(c, 3, db)}));
+    EXPECT_EQ(addresses,
+              (std::set<std::string>{Address(c, 1, db), Address(c, 2, db), Address(c, 3, db)}));
     EXPECT_EQ(ids.size(), 3u);
     // The leader prints replication progress for every member.
     const ClusterStatus lead = Read(c, c.Leader(db), db);

@@ -14,7 +14,7 @@ class RaftCluster {
   RaftCluster(const RaftCluster&) = delete;
   RaftCluster& operator=(const RaftCluster&) = delete;
 
-  std::string Ctl(int member, const std::string& db) const;   // db: "nb" | "sb"
+  std::string Ctl(int member, const std::string& db) const;  // db: "nb" | "sb"
   std::string Sock(int member, const std::string& db) const;
   static std::string DbName(const std::string& db);
   int Leader(const std::string& db) const;  // member number, 0 when none

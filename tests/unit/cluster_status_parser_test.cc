@@ -184,7 +184,8 @@ TEST(ClusterStatusParserTest, Ovs212HasElectionTimerOnly) {
 }
 
 TEST(ClusterStatusParserTest, ElectionTimerChanging) {
-  const ClusterStatus s = ParseClusterStatus(Fixture("documented/ovs-2.13-leader-changing-timer.txt"));
+  const ClusterStatus s =
+      ParseClusterStatus(Fixture("documented/ovs-2.13-leader-changing-timer.txt"));
   EXPECT_TRUE(s.warnings.empty());
   EXPECT_EQ(s.election_timer_ms, 5000u);
   EXPECT_EQ(s.election_timer_target_ms, 10000u);
@@ -193,7 +194,8 @@ TEST(ClusterStatusParserTest, ElectionTimerChanging) {
 }
 
 TEST(ClusterStatusParserTest, MembershipChangesOnLeader) {
-  const ClusterStatus s = ParseClusterStatus(Fixture("documented/ovs-3.x-leader-membership-change.txt"));
+  const ClusterStatus s =
+      ParseClusterStatus(Fixture("documented/ovs-3.x-leader-membership-change.txt"));
   EXPECT_TRUE(s.warnings.empty());
   ASSERT_EQ(s.adding_servers.size(), 1u);
   EXPECT_EQ(s.adding_servers[0].server_id, "4e5f");
@@ -214,7 +216,8 @@ TEST(ClusterStatusParserTest, CandidateVotesAndDnsAddresses) {
   EXPECT_EQ(s.nickname, "ovnsb_db.ctl");
   EXPECT_EQ(s.role, Role::kCandidate);
   EXPECT_EQ((*s.servers)[0].voted_for, "1d5e");
-  EXPECT_EQ((*s.servers)[0].address.host, "ovn-central-0.ovn-central.kube-system.svc.cluster.local");
+  EXPECT_EQ((*s.servers)[0].address.host,
+            "ovn-central-0.ovn-central.kube-system.svc.cluster.local");
   EXPECT_EQ((*s.servers)[0].address.port, 6644);
 }
 

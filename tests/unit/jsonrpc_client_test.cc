@@ -9,9 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstring>
-
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 #include "support/fake_unix_server.h"
@@ -92,7 +91,8 @@ TEST(JsonRpcClientTest, OneBytePieces) {
 
 TEST(JsonRpcClientTest, LargeReplyWithinBoundIsRead) {
   const std::string big(3u << 20, 'x');
-  FakeUnixServer server([&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, Reply(big)); });
+  FakeUnixServer server(
+      [&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, Reply(big)); });
   const auto r = UnixctlCall(server.path(), "x", {}, Timeout(5000));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r.value().size(), big.size());
@@ -110,9 +110,8 @@ TEST(JsonRpcClientTest, TwentyMebibyteReplyIsRefused) {
 }
 
 TEST(JsonRpcClientTest, ClosedMidReply) {
-  FakeUnixServer server([](int fd, const std::string&) {
-    FakeUnixServer::WriteAll(fd, R"({"id":0,"result":"cut)");
-  });
+  FakeUnixServer server(
+      [](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, R"({"id":0,"result":"cut)"); });
   const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kConnectionClosed);

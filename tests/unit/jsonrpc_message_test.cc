@@ -24,7 +24,8 @@ TEST(JsonRpcMessageTest, ServerSelectIsReadOnly) {
 TEST(JsonRpcMessageTest, ClassifiesRepliesRequestsAndOtherIds) {
   EXPECT_EQ(ClassifyMessage(R"({"id":0,"result":"x","error":null})", 0).value(),
             MessageKind::kReplyToUs);
-  EXPECT_EQ(ClassifyMessage(R"({"id":5,"result":"x","error":null})", 0).value(), MessageKind::kOther);
+  EXPECT_EQ(ClassifyMessage(R"({"id":5,"result":"x","error":null})", 0).value(),
+            MessageKind::kOther);
   EXPECT_EQ(ClassifyMessage(R"({"id":"echo","method":"echo","params":[]})", 0).value(),
             MessageKind::kOther);
   EXPECT_EQ(ClassifyMessage(R"({"result":1})", 0).error().code, ErrorCode::kProtocolError);
@@ -79,10 +80,11 @@ TEST(JsonRpcMessageTest, ServerDatabaseErrors) {
   EXPECT_EQ(op.error().code, ErrorCode::kRpcError);
   EXPECT_EQ(DecodeServerDatabaseReply(R"({"id":1,"error":null,"result":[]})").error().code,
             ErrorCode::kProtocolError);
-  EXPECT_EQ(DecodeServerDatabaseReply(R"({"id":1,"error":null,"result":[{"rows":[{"model":"x"}]}]})")
-                .error()
-                .code,
-            ErrorCode::kProtocolError);
+  EXPECT_EQ(
+      DecodeServerDatabaseReply(R"({"id":1,"error":null,"result":[{"rows":[{"model":"x"}]}]})")
+          .error()
+          .code,
+      ErrorCode::kProtocolError);
 }
 
 }  // namespace

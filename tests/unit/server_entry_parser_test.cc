@@ -25,8 +25,8 @@ TEST(ServerEntryParserTest, LeaderViewOfFollower) {
 TEST(ServerEntryParserTest, SelfCandidateVote) {
   ServerEntry e;
   std::string error;
-  ASSERT_TRUE(ParseServerEntry("    6355 (6355 at tcp:127.0.0.1:26245) (self) (voted for 6355)",
-                               &e, &error));
+  ASSERT_TRUE(ParseServerEntry("    6355 (6355 at tcp:127.0.0.1:26245) (self) (voted for 6355)", &e,
+                               &error));
   EXPECT_EQ(error, "");
   EXPECT_TRUE(e.self);
   EXPECT_EQ(e.voted_for, "6355");
@@ -64,7 +64,8 @@ TEST(ServerEntryParserTest, UnknownTailKeepsEntryWithError) {
 
   error.clear();
   ServerEntry partial;
-  ASSERT_TRUE(ParseServerEntry("a1b2 (a1b2 at tcp:1.1.1.1:6641) last msg x ms ago", &partial, &error));
+  ASSERT_TRUE(
+      ParseServerEntry("a1b2 (a1b2 at tcp:1.1.1.1:6641) last msg x ms ago", &partial, &error));
   EXPECT_FALSE(partial.last_msg_ms_ago.has_value());
   EXPECT_FALSE(error.empty());
 }

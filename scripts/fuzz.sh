@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang + ASan/UBSan and runs each for SECONDS (default 60),
+# starting from the real fixtures and a small JSON-RPC corpus. Exit non-zero on any crash.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+build="$root/build-fuzz"
+CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DOVN_RAFT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C "$build" cluster_status_fuzzer jsonrpc_framing_fuzzer >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/status" "$work/jsonrpc"
+cp "$root"/tests/fixtures/*/*.txt "$work/status/"
+cp "$root"/tests/fuzz/corpus/jsonrpc/* "$work/jsonrpc/"
+for target in cluster_status:status jsonrpc_framing:jsonrpc; do
+  name=${target%%:*}
+  echo "fuzz: ${name}_fuzzer for ${seconds}s" >&2
+  "$build/tests/fuzz/${name}_fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$build/crash-$name-" "$work/${target##*:}" 2>"$work/$name.log" ||
+    { tail -50 "$work/$name.log"; exit 1; }
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$name.log" | sed "s/^/fuzz: $name /" >&2
+done

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every test: installs what is missing, builds with warnings as errors, checks formatting,
+# runs the unit and integration tests (real ovsdb-server clusters on loopback), the unit tests
+# again under AddressSanitizer + UBSan, and each libFuzzer target for FUZZ_SECONDS (default 60).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc)
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "dependencies"
+bash scripts/install-deps.sh
+
+step "build"
+cmake -S . -B build -G Ninja >/dev/null
+ninja -C build
+
+step "format"
+files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find parsers exporter tests -name '*.cc' -o -name '*.h')
+clang-format --dry-run --Werror $files
+
+step "unit and integration tests"
+passed=0
+failed=0
+count() { # ctest log
+  local line
+  line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$1" | tail -1)
+  [ -n "$line" ] || return 0
+  local total bad
+  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+  bad=$(sed -E 's/.*, ([0-9]+) tests failed.*/\1/' <<<"$line")
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+}
+status=0
+(cd build && ctest -j"$jobs" --output-on-failure --timeout 300) 2>&1 | tee build/ctest.log || status=1
+count build/ctest.log
+
+step "unit tests under AddressSanitizer + UBSan"
+cmake -S . -B build-asan -G Ninja -DOVN_RAFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+ninja -C build-asan unit_tests ovn-raft-exporter
+(cd build-asan && ctest -L unit -j"$jobs" --output-on-failure) 2>&1 | tee build-asan/ctest.log || status=1
+count build-asan/ctest.log
+
+step "fuzzing (${FUZZ_SECONDS:-60}s per target)"
+if bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; then passed=$((passed + 2)); else failed=$((failed + 2)); status=1; fi
+
+echo
+echo "all: $passed passed, $failed failed"
+exit $status
