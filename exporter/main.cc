@@ -1,27 +1,113 @@
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
+#include "basic_auth.h"
+#include "config.h"
+#include "database_reader.h"
+#include "endpoints.h"
+#include "healthcheck_command.h"
+#include "http_server.h"
+#include "log.h"
 #include "parse_status_command.h"
+#include "read_coordinator.h"
+#include "web_config.h"
 
+namespace ovn_raft {
 namespace {
 
-void Usage(std::ostream& out) {
-  out << "usage: ovn-raft-exporter [FLAGS]            serve metrics\n"
-         "       ovn-raft-exporter parse-status [FILE|-] print a saved cluster/status as JSON\n"
-         "       ovn-raft-exporter --version\n";
+std::optional<std::string> Env(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+int Serve(const Config& config) {
+  SetLogLevel(config.log_level);
+  std::unique_ptr<BasicAuth> auth;
+  if (!config.web_config_file.empty()) {
+    auto web = LoadWebConfig(config.web_config_file);
+    if (!web) {
+      Log(LogLevel::kError, "invalid web config", {{"error", web.error().message}});
+      return 2;
+    }
+    if (!web.value().basic_auth_users.empty()) {
+      auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
+    }
+  }
+
+  // Block the stop signals in every thread; the main thread waits for them below.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  CallOptions options;
+  options.timeout = config.timeout;
+  options.max_reply_bytes = config.max_reply_bytes;
+  const auto targets = config.databases;
+  ReadCoordinator coordinator(
+      [targets, options](std::chrono::milliseconds timeout) {
+        CallOptions o = options;
+        o.timeout = timeout;
+        return ReadAll(targets, o);
+      },
+      config.min_interval);
+  Endpoints endpoints(config, coordinator, std::move(auth));
+  HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
+  if (auto started = server.Start(config.listen_address, 8); !started) {
+    Log(LogLevel::kError, "cannot start HTTP server",
+        {{"address", config.listen_address}, {"error", started.error().message}});
+    return 1;
+  }
+  std::string dbs;
+  for (const auto& d : config.databases) dbs += (dbs.empty() ? "" : ",") + d.name;
+  Log(LogLevel::kInfo, "listening",
+      {{"address", config.listen_address},
+       {"port", std::to_string(server.port())},
+       {"telemetry_path", config.telemetry_path},
+       {"databases", dbs},
+       {"timeout_ms", std::to_string(config.timeout.count())},
+       {"min_interval_ms", std::to_string(config.min_interval.count())},
+       {"basic_auth", config.web_config_file.empty() ? "off" : "on"},
+       {"version", OVN_RAFT_VERSION}});
+
+  int signal = 0;
+  sigwait(&stop, &signal);
+  Log(LogLevel::kInfo, "shutting down", {{"signal", strsignal(signal)}});
+  server.Stop();
+  return 0;
 }
 
 }  // namespace
+}  // namespace ovn_raft
 
 int main(int argc, char** argv) {
+  using namespace ovn_raft;
   if (argc >= 2 && std::strcmp(argv[1], "parse-status") == 0) {
-    return ovn_raft::ParseStatusCommand(argc - 2, argv + 2);
+    return ParseStatusCommand(argc - 2, argv + 2);
   }
-  if (argc >= 2 && std::strcmp(argv[1], "--version") == 0) {
+  if (argc >= 2 && std::strcmp(argv[1], "healthcheck") == 0) {
+    return HealthcheckCommand(argc - 2, argv + 2);
+  }
+  const ConfigResult parsed = ParseConfig(std::vector<std::string>(argv + 1, argv + argc), &Env);
+  if (parsed.help) {
+    std::cout << ConfigUsage();
+    return 0;
+  }
+  if (parsed.version) {
     std::cout << "ovn-raft-exporter " << OVN_RAFT_VERSION << " (revision " << OVN_RAFT_REVISION
               << ")\n";
     return 0;
   }
-  Usage(std::cerr);
-  return 2;
+  if (!parsed.config) {
+    std::cerr << "ovn-raft-exporter: " << parsed.error << "\n\n" << ConfigUsage();
+    return 2;
+  }
+  return Serve(*parsed.config);
 }

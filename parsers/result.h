@@ -19,6 +19,7 @@ enum class ErrorCode {
   kInvalidJson,       // bytes that are not JSON
   kRpcError,          // a well-formed error reply, e.g. "unknown cluster"
   kProtocolError,     // JSON, but not the shape the protocol promises
+  kNotClustered,      // the database is standalone or a relay: it has no Raft status
 };
 
 // Stable snake_case name of a code.
@@ -42,6 +43,8 @@ inline const char* ErrorCodeName(ErrorCode code) {
       return "rpc_error";
     case ErrorCode::kProtocolError:
       return "protocol_error";
+    case ErrorCode::kNotClustered:
+      return "not_clustered";
   }
   return "unknown";
 }

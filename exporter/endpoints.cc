@@ -1,0 +1,153 @@
+#include "endpoints.h"
+
+#include <prometheus/text_serializer.h>
+
+#include <cmath>
+#include <string>
+
+#include "log.h"
+#include "status_json.h"
+
+namespace ovn_raft {
+namespace {
+
+HttpResponse Text(int status, std::string body) {
+  return HttpResponse{status, "text/plain; charset=utf-8", std::move(body), {}};
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string ErrorJson(const Error& e) {
+  return "{\"reason\":" + JsonString(ErrorCodeName(e.code)) +
+         ",\"message\":" + JsonString(e.message) + "}";
+}
+
+}  // namespace
+
+std::string SnapshotToJson(const Snapshot& snapshot) {
+  const double taken = std::chrono::duration<double>(snapshot.taken_at.time_since_epoch()).count();
+  std::string out = "{\"taken_at\":" + std::to_string(taken) + ",\"databases\":[";
+  bool first = true;
+  for (const auto& r : snapshot.databases) {
+    if (!first) out += ',';
+    first = false;
+    out += "{\"name\":" + JsonString(r.target.name) + ",\"ctl\":" + JsonString(r.target.ctl_path) +
+           ",\"sock\":" + JsonString(r.target.sock_path) + ",\"up\":" + (r.up() ? "true" : "false");
+    if (r.status_error) out += ",\"error\":" + ErrorJson(*r.status_error);
+    if (r.server_error) out += ",\"server_error\":" + ErrorJson(*r.server_error);
+    if (r.server) {
+      const auto& s = *r.server;
+      out += ",\"server\":{\"model\":" + JsonString(s.model) +
+             ",\"connected\":" + (s.connected ? "true" : "false") +
+             ",\"leader\":" + (s.leader ? "true" : "false");
+      if (s.cid) out += ",\"cid\":" + JsonString(*s.cid);
+      if (s.sid) out += ",\"sid\":" + JsonString(*s.sid);
+      if (s.index) out += ",\"index\":" + std::to_string(*s.index);
+      out += '}';
+    }
+    if (r.status) out += ",\"status\":" + ClusterStatusToJson(*r.status, false);
+    out += '}';
+  }
+  return out + "]}";
+}
+
+Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth)
+    : config_(std::move(config)),
+      coordinator_(coordinator),
+      auth_(std::move(auth)),
+      collector_(coordinator, config_.timeout) {}
+
+HttpResponse Endpoints::Handle(const HttpRequest& request) {
+  if (request.method != "GET" && request.method != "HEAD") {
+    HttpResponse r = Text(405, "only GET and HEAD\n");
+    r.headers.emplace_back("Allow", "GET, HEAD");
+    return r;
+  }
+  // Liveness stays open so that kubelet probes need no credentials.
+  if (request.path == "/healthz") return Text(200, "ok\n");
+  if (auth_ && !auth_->Check(request.authorization)) {
+    HttpResponse r = Text(401, "unauthorized\n");
+    r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"ovn-raft-exporter\"");
+    return r;
+  }
+  if (request.path == config_.telemetry_path) return Metrics(request);
+  if (request.path == "/readyz") return Ready();
+  if (request.path == "/status") return Status();
+  if (request.path == "/") return Landing();
+  return Text(404, "not found\n");
+}
+
+// The scraper's own deadline, less a margin for rendering, bounds the read deadline.
+std::chrono::milliseconds Endpoints::ReadTimeout(const HttpRequest& request) const {
+  auto timeout = config_.timeout;
+  if (!request.scrape_timeout.empty()) {
+    char* end = nullptr;
+    const double seconds = std::strtod(request.scrape_timeout.c_str(), &end);
+    if (end != request.scrape_timeout.c_str() && std::isfinite(seconds) && seconds > 0) {
+      const auto budget = std::chrono::milliseconds(static_cast<long>(seconds * 1000) - 250);
+      timeout = std::max(std::chrono::milliseconds(100), std::min(timeout, budget));
+    }
+  }
+  return timeout;
+}
+
+HttpResponse Endpoints::Metrics(const HttpRequest& request) {
+  const auto families = collector_.CollectWithin(ReadTimeout(request));
+  return HttpResponse{200,
+                      "text/plain; version=0.0.4; charset=utf-8",
+                      prometheus::TextSerializer().Serialize(families),
+                      {}};
+}
+
+HttpResponse Endpoints::Ready() {
+  const auto snapshot = coordinator_.Get(config_.timeout);
+  std::string failing;
+  for (const auto& db : snapshot->databases) {
+    if (!db.up()) {
+      const auto e = db.primary_error();
+      failing += db.target.name + ": " + (e ? e->message : "not read") + "\n";
+    }
+  }
+  if (failing.empty()) return Text(200, "ready\n");
+  return Text(503, failing);
+}
+
+HttpResponse Endpoints::Status() {
+  return HttpResponse{
+      200, "application/json", SnapshotToJson(*coordinator_.Get(config_.timeout)), {}};
+}
+
+HttpResponse Endpoints::Landing() const {
+  std::string dbs;
+  for (const auto& d : config_.databases) {
+    dbs += "<li><code>" + d.name + "</code>: " + d.ctl_path +
+           (d.sock_path.empty() ? "" : ", " + d.sock_path) + "</li>";
+  }
+  const std::string html =
+      "<!DOCTYPE html><html><head><title>OVN Raft Exporter</title></head><body>"
+      "<h1>OVN Raft Exporter</h1><p>Version " OVN_RAFT_VERSION " (" OVN_RAFT_REVISION
+      ")</p><ul><li><a href=\"" +
+      config_.telemetry_path +
+      "\">Metrics</a></li><li><a href=\"/status\">Parsed status (JSON)</a></li>"
+      "<li><a href=\"/readyz\">Readiness</a></li><li><a href=\"/healthz\">Health</a></li></ul>"
+      "<h2>Databases</h2><ul>" +
+      dbs + "</ul></body></html>";
+  return HttpResponse{200, "text/html; charset=utf-8", html, {}};
+}
+
+}  // namespace ovn_raft

@@ -1,0 +1,37 @@
+#pragma once
+
+// What each URL serves: / (landing page), /healthz, /readyz, /status (parsed view as JSON) and
+// the telemetry path. Basic auth, when configured, guards all but /healthz.
+
+#include <memory>
+
+#include "basic_auth.h"
+#include "config.h"
+#include "http_server.h"
+#include "raft_collector.h"
+#include "read_coordinator.h"
+
+namespace ovn_raft {
+
+class Endpoints {
+ public:
+  Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth);
+  HttpResponse Handle(const HttpRequest& request);
+
+ private:
+  HttpResponse Metrics(const HttpRequest& request);
+  HttpResponse Ready();
+  HttpResponse Status();
+  HttpResponse Landing() const;
+  std::chrono::milliseconds ReadTimeout(const HttpRequest& request) const;
+
+  const Config config_;
+  ReadCoordinator& coordinator_;
+  std::unique_ptr<BasicAuth> auth_;
+  RaftCollector collector_;
+};
+
+// The /status document: every database's reading, the parsed status in parse-status form.
+std::string SnapshotToJson(const Snapshot& snapshot);
+
+}  // namespace ovn_raft

@@ -1,0 +1,29 @@
+#pragma once
+
+// Collects samples into prometheus-cpp MetricFamily values, one family per name, in the order
+// names are first used. Families without samples are never emitted.
+
+#include <prometheus/metric_family.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ovn_raft {
+
+using Labels = std::vector<prometheus::ClientMetric::Label>;
+
+class FamilyBuilder {
+ public:
+  void Gauge(const std::string& name, const std::string& help, Labels labels, double value);
+  void Counter(const std::string& name, const std::string& help, Labels labels, double value);
+  std::vector<prometheus::MetricFamily> Take() { return std::move(families_); }
+
+ private:
+  prometheus::ClientMetric& Add(const std::string& name, const std::string& help,
+                                prometheus::MetricType type, Labels labels);
+  std::vector<prometheus::MetricFamily> families_;
+  std::map<std::string, std::size_t> index_;
+};
+
+}  // namespace ovn_raft

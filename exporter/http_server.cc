@@ -1,0 +1,104 @@
+#include "http_server.h"
+
+#include <civetweb.h>
+
+#include <exception>
+#include <string>
+
+#include "log.h"
+
+namespace ovn_raft {
+namespace {
+
+const char* Reason(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 401:
+      return "Unauthorized";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
+  }
+}
+
+int OnLog(const mg_connection*, const char* message) {
+  Log(LogLevel::kWarn, "http server", {{"error", message}});
+  return 1;
+}
+
+}  // namespace
+
+int HttpServer::OnRequest(mg_connection* conn) {
+  const mg_request_info* info = mg_get_request_info(conn);
+  auto* self = static_cast<HttpServer*>(info->user_data);
+  HttpRequest request;
+  request.method = info->request_method ? info->request_method : "";
+  request.path = info->local_uri ? info->local_uri : "";
+  if (const char* h = mg_get_header(conn, "Authorization")) request.authorization = h;
+  if (const char* h = mg_get_header(conn, "X-Prometheus-Scrape-Timeout-Seconds")) {
+    request.scrape_timeout = h;
+  }
+  HttpResponse response;
+  try {
+    response = self->handler_(request);
+  } catch (const std::exception& e) {
+    // Handlers do not throw by design; this keeps a bug from killing the process.
+    Log(LogLevel::kError, "request handler failed", {{"path", request.path}, {"error", e.what()}});
+    response = HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}};
+  }
+  std::string head = "HTTP/1.1 " + std::to_string(response.status) + " " + Reason(response.status) +
+                     "\r\nContent-Type: " + response.content_type +
+                     "\r\nContent-Length: " + std::to_string(response.body.size()) +
+                     "\r\nCache-Control: no-store\r\n";
+  for (const auto& [name, value] : response.headers) head += name + ": " + value + "\r\n";
+  head += "\r\n";
+  mg_write(conn, head.data(), head.size());
+  if (request.method != "HEAD") mg_write(conn, response.body.data(), response.body.size());
+  return static_cast<int>(response.status);
+}
+
+Result<bool> HttpServer::Start(const std::string& listen_address, int threads) {
+  // civetweb wants "PORT" for every interface and "IP:PORT" for one.
+  std::string ports = listen_address;
+  if (!ports.empty() && ports.front() == ':') ports.erase(0, 1);
+  if (ports.rfind("0.0.0.0:", 0) == 0) ports.erase(0, 8);
+  const std::string thread_count = std::to_string(threads);
+  const char* options[] = {"listening_ports",
+                           ports.c_str(),
+                           "num_threads",
+                           thread_count.c_str(),
+                           "request_timeout_ms",
+                           "30000",
+                           "enable_keep_alive",
+                           "yes",
+                           "keep_alive_timeout_ms",
+                           "60000",
+                           nullptr};
+  mg_callbacks callbacks{};
+  callbacks.begin_request = &HttpServer::OnRequest;
+  callbacks.log_message = &OnLog;
+  mg_init_library(0);
+  ctx_ = mg_start(&callbacks, this, options);
+  if (!ctx_) return Error{ErrorCode::kConnectFailed, "cannot listen on " + listen_address};
+  mg_server_port bound[4];
+  const int n = mg_get_server_ports(ctx_, 4, bound);
+  port_ = n > 0 ? bound[0].port : 0;
+  return true;
+}
+
+void HttpServer::Stop() {
+  if (ctx_) mg_stop(ctx_);
+  ctx_ = nullptr;
+}
+
+HttpServer::~HttpServer() { Stop(); }
+
+}  // namespace ovn_raft

@@ -1,0 +1,53 @@
+#pragma once
+
+// The HTTP edge: civetweb (C API) serving requests through one handler. civetweb stays an
+// implementation detail of this file.
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "result.h"
+
+struct mg_context;
+struct mg_connection;
+
+namespace ovn_raft {
+
+struct HttpRequest {
+  std::string method;
+  std::string path;
+  std::string authorization;   // Authorization header, "" when absent
+  std::string scrape_timeout;  // X-Prometheus-Scrape-Timeout-Seconds, "" when absent
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "text/plain; charset=utf-8";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+class HttpServer {
+ public:
+  using Handler = std::function<HttpResponse(const HttpRequest&)>;
+
+  explicit HttpServer(Handler handler) : handler_(std::move(handler)) {}
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // `listen_address` is HOST:PORT or :PORT; port 0 picks a free one (see port()).
+  Result<bool> Start(const std::string& listen_address, int threads);
+  void Stop();
+  int port() const { return port_; }
+
+ private:
+  static int OnRequest(::mg_connection* conn);
+  Handler handler_;
+  mg_context* ctx_ = nullptr;
+  int port_ = 0;
+};
+
+}  // namespace ovn_raft

@@ -1,0 +1,77 @@
+#include "basic_auth.h"
+
+#include <crypt.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "web_config.h"
+
+namespace ovn_raft {
+namespace {
+
+std::string Bcrypt(const std::string& password) {
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  EXPECT_NE(crypt_gensalt_rn("$2b$", 5, nullptr, 0, salt, sizeof(salt)), nullptr);
+  crypt_data data{};
+  return crypt_r(password.c_str(), salt, &data);
+}
+
+std::string Header(const std::string& user_pass) {
+  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  unsigned v = 0;
+  int bits = -6;
+  for (unsigned char c : user_pass) {
+    v = (v << 8) + c;
+    bits += 8;
+    while (bits >= 0) {
+      out += kAlphabet[(v >> bits) & 0x3f];
+      bits -= 6;
+    }
+  }
+  if (bits > -6) out += kAlphabet[((v << 8) >> (bits + 8)) & 0x3f];
+  while (out.size() % 4) out += '=';
+  return "Basic " + out;
+}
+
+TEST(BasicAuthTest, Base64) {
+  EXPECT_EQ(DecodeBase64("cHJvbTpzZWNyZXQ="), "prom:secret");
+  EXPECT_EQ(DecodeBase64("YQ=="), "a");
+  EXPECT_EQ(DecodeBase64("!!"), "");
+}
+
+TEST(BasicAuthTest, ChecksBcryptAndCachesSuccess) {
+  BasicAuth auth({{"prom", Bcrypt("secret")}});
+  EXPECT_TRUE(auth.Check(Header("prom:secret")));
+  EXPECT_FALSE(auth.Check(Header("prom:wrong")));
+  EXPECT_FALSE(auth.Check(Header("eve:secret")));
+  EXPECT_FALSE(auth.Check(""));
+  EXPECT_FALSE(auth.Check("Bearer abc"));
+  EXPECT_FALSE(auth.Check(Header("no-colon")));
+  // Cached: the second success skips bcrypt entirely.
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(auth.Check(Header("prom:secret")));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(200));
+}
+
+TEST(WebConfigTest, ParsesUsers) {
+  const auto c = ParseWebConfig(
+      "# comment\nbasic_auth_users:\n  prom: $2y$10$abcdefghijklmnopqrstuu5bZ0sFtG9cY8nM1wVQ3u/"
+      "8p7XxHj9Ka\n  \"ops\": '$2b$05$xyz'\n");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c.value().basic_auth_users.size(), 2u);
+  EXPECT_EQ(c.value().basic_auth_users.at("ops"), "$2b$05$xyz");
+}
+
+TEST(WebConfigTest, RefusesTlsAndPlainPasswords) {
+  const auto tls = ParseWebConfig("tls_server_config:\n  cert_file: x\n");
+  ASSERT_FALSE(tls.ok());
+  EXPECT_NE(tls.error().message.find("kube-rbac-proxy"), std::string::npos);
+  EXPECT_FALSE(ParseWebConfig("basic_auth_users:\n  prom: hunter2\n").ok());
+  EXPECT_FALSE(ParseWebConfig("mystery: 1\n").ok());
+  EXPECT_FALSE(LoadWebConfig("/nonexistent/web.yml").ok());
+}
+
+}  // namespace
+}  // namespace ovn_raft

@@ -1,0 +1,108 @@
+#include "config.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "duration.h"
+
+namespace ovn_raft {
+namespace {
+
+ConfigResult Parse(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+  return ParseConfig(args, [env](const std::string& name) -> std::optional<std::string> {
+    const auto it = env.find(name);
+    return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
+  });
+}
+
+TEST(DurationTest, Units) {
+  EXPECT_EQ(ParseDuration("2s"), std::chrono::milliseconds(2000));
+  EXPECT_EQ(ParseDuration("500ms"), std::chrono::milliseconds(500));
+  EXPECT_EQ(ParseDuration("1m30s"), std::chrono::milliseconds(90000));
+  EXPECT_EQ(ParseDuration("1h"), std::chrono::milliseconds(3600000));
+  EXPECT_EQ(ParseDuration("0"), std::chrono::milliseconds(0));
+  EXPECT_FALSE(ParseDuration("").has_value());
+  EXPECT_FALSE(ParseDuration("2").has_value());
+  EXPECT_FALSE(ParseDuration("s").has_value());
+  EXPECT_FALSE(ParseDuration("-1s").has_value());
+  EXPECT_FALSE(ParseDuration("1.5s").has_value());
+  EXPECT_FALSE(ParseDuration("3d").has_value());
+}
+
+TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
+  const auto r = Parse({});
+  ASSERT_TRUE(r.config.has_value()) << r.error;
+  const Config& c = *r.config;
+  EXPECT_EQ(c.listen_address, ":10476");
+  EXPECT_EQ(c.telemetry_path, "/metrics");
+  EXPECT_EQ(c.timeout, std::chrono::seconds(2));
+  EXPECT_EQ(c.min_interval, std::chrono::seconds(1));
+  ASSERT_EQ(c.databases.size(), 2u);
+  EXPECT_EQ(c.databases[0].name, "OVN_Northbound");
+  EXPECT_EQ(c.databases[0].ctl_path, "/var/run/ovn/ovnnb_db.ctl");
+  EXPECT_EQ(c.databases[0].sock_path, "/var/run/ovn/ovnnb_db.sock");
+  EXPECT_EQ(c.databases[1].ctl_path, "/var/run/ovn/ovnsb_db.ctl");
+}
+
+TEST(ConfigTest, FlagsInBothForms) {
+  const auto r = Parse({"--web.listen-address=127.0.0.1:9999", "--web.telemetry-path", "/m",
+                        "--timeout=500ms", "--min-interval=0", "--log.level=debug",
+                        "--database=OVN_IC_Northbound=/run/ic.ctl,/run/ic.sock"});
+  ASSERT_TRUE(r.config.has_value()) << r.error;
+  EXPECT_EQ(r.config->listen_address, "127.0.0.1:9999");
+  EXPECT_EQ(r.config->telemetry_path, "/m");
+  EXPECT_EQ(r.config->timeout, std::chrono::milliseconds(500));
+  EXPECT_EQ(r.config->min_interval, std::chrono::milliseconds(0));
+  EXPECT_EQ(r.config->log_level, LogLevel::kDebug);
+  ASSERT_EQ(r.config->databases.size(), 1u);  // given once, it replaces the defaults
+  EXPECT_EQ(r.config->databases[0].name, "OVN_IC_Northbound");
+  EXPECT_EQ(r.config->databases[0].sock_path, "/run/ic.sock");
+}
+
+TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
+  const auto r =
+      Parse({"--timeout=3s"}, {{"OVN_RAFT_EXPORTER_TIMEOUT", "1s"},
+                               {"OVN_RAFT_EXPORTER_WEB_LISTEN_ADDRESS", ":1234"},
+                               {"OVN_RAFT_EXPORTER_DATABASE", "A=/a.ctl;B=/b.ctl,/b.sock"}});
+  ASSERT_TRUE(r.config.has_value()) << r.error;
+  EXPECT_EQ(r.config->timeout, std::chrono::seconds(3));
+  EXPECT_EQ(r.config->listen_address, ":1234");
+  ASSERT_EQ(r.config->databases.size(), 2u);
+  EXPECT_EQ(r.config->databases[0].sock_path, "");
+  EXPECT_EQ(r.config->databases[1].sock_path, "/b.sock");
+}
+
+TEST(ConfigTest, ClearErrors) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--nope=1"}, "unknown flag --nope"},
+      {{"--timeout=fast"}, "--timeout"},
+      {{"--timeout=0"}, "more than 0"},
+      {{"--web.listen-address=localhost"}, "HOST:PORT"},
+      {{"--web.listen-address=:70000"}, "HOST:PORT"},
+      {{"--database=justaname"}, "NAME=CTL"},
+      {{"--database=A=/a", "--database=A=/b"}, "given twice"},
+      {{"--log.level=loud"}, "debug, info"},
+      {{"--web.telemetry-path=metrics"}, "start with /"},
+      {{"--timeout"}, "needs a value"},
+      {{"stray"}, "unexpected argument"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = Parse(args);
+    EXPECT_FALSE(r.config.has_value()) << args[0];
+    EXPECT_NE(r.error.find(message), std::string::npos) << args[0] << ": " << r.error;
+  }
+  const auto env = Parse({}, {{"OVN_RAFT_EXPORTER_MIN_INTERVAL", "soon"}});
+  EXPECT_NE(env.error.find("OVN_RAFT_EXPORTER_MIN_INTERVAL"), std::string::npos);
+}
+
+TEST(ConfigTest, HelpAndVersion) {
+  EXPECT_TRUE(Parse({"--help"}).help);
+  EXPECT_TRUE(Parse({"--version"}).version);
+  const std::string usage = ConfigUsage();
+  EXPECT_NE(usage.find("--web.listen-address"), std::string::npos);
+  EXPECT_NE(usage.find("OVN_RAFT_EXPORTER_MIN_INTERVAL"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ovn_raft

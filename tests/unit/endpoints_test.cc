@@ -1,0 +1,79 @@
+#include "endpoints.h"
+
+#include <crypt.h>
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include "cluster_status_parser.h"
+#include "support/exposition.h"
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+Snapshot OneLeader() {
+  Snapshot s;
+  s.taken_at = std::chrono::system_clock::now();
+  DatabaseReading r;
+  r.target = {"OVN_Northbound", "/a.ctl", "/a.sock"};
+  r.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/leader.txt"));
+  s.databases.push_back(r);
+  DatabaseReading down;
+  down.target = {"OVN_Southbound", "/b.ctl", ""};
+  down.status_error = Error{ErrorCode::kTimeout, "no complete reply"};
+  s.databases.push_back(down);
+  return s;
+}
+
+struct Fixture {
+  ReadCoordinator coordinator{[](auto) { return OneLeader(); }, std::chrono::milliseconds(0)};
+  Config config;
+};
+
+TEST(EndpointsTest, MetricsStatusReadyLanding) {
+  Fixture f;
+  Endpoints e(f.config, f.coordinator, nullptr);
+  const auto metrics = e.Handle({"GET", "/metrics", "", ""});
+  EXPECT_EQ(metrics.status, 200);
+  EXPECT_NE(metrics.content_type.find("version=0.0.4"), std::string::npos);
+  const testing::Exposition m(metrics.body);
+  EXPECT_EQ(m.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_up", {{"db", "OVN_Southbound"}}), 0);
+  EXPECT_EQ(m.Value("ovn_raft_exporter_build_info"), 1);
+  EXPECT_TRUE(m.Value("process_resident_memory_bytes").has_value());
+
+  const auto status = e.Handle({"GET", "/status", "", ""});
+  rapidjson::Document d;
+  d.Parse(status.body.c_str());
+  ASSERT_FALSE(d.HasParseError()) << status.body;
+  EXPECT_STREQ(d["databases"][0]["status"]["role"].GetString(), "leader");
+  EXPECT_STREQ(d["databases"][1]["error"]["reason"].GetString(), "timeout");
+
+  const auto ready = e.Handle({"GET", "/readyz", "", ""});
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_NE(ready.body.find("OVN_Southbound"), std::string::npos);
+  EXPECT_EQ(e.Handle({"GET", "/", "", ""}).status, 200);
+  EXPECT_EQ(e.Handle({"GET", "/healthz", "", ""}).status, 200);
+  EXPECT_EQ(e.Handle({"GET", "/nope", "", ""}).status, 404);
+  EXPECT_EQ(e.Handle({"POST", "/metrics", "", ""}).status, 405);
+}
+
+TEST(EndpointsTest, BasicAuthGuardsAllButHealthz) {
+  Fixture f;
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  crypt_gensalt_rn("$2b$", 4, nullptr, 0, salt, sizeof(salt));
+  crypt_data data{};
+  const std::string hash = crypt_r("pw", salt, &data);
+  Endpoints e(f.config, f.coordinator,
+              std::make_unique<BasicAuth>(std::map<std::string, std::string>{{"u", hash}}));
+  const auto denied = e.Handle({"GET", "/metrics", "", ""});
+  EXPECT_EQ(denied.status, 401);
+  ASSERT_EQ(denied.headers.size(), 1u);
+  EXPECT_EQ(denied.headers[0].first, "WWW-Authenticate");
+  EXPECT_EQ(e.Handle({"GET", "/status", "Basic dTpiYWQ=", ""}).status, 401);   // u:bad
+  EXPECT_EQ(e.Handle({"GET", "/metrics", "Basic dTpwdw==", ""}).status, 200);  // u:pw
+  EXPECT_EQ(e.Handle({"GET", "/healthz", "", ""}).status, 200);
+}
+
+}  // namespace
+}  // namespace ovn_raft

@@ -1,0 +1,121 @@
+#include "raft_metrics.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include "cluster_status_parser.h"
+#include "support/exposition.h"
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::Exposition;
+
+const auto kNow = std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'000));
+
+DatabaseReading FromFixture(const std::string& db, const std::string& fixture) {
+  DatabaseReading r;
+  r.target = {db, "/x.ctl", "/x.sock"};
+  r.status = ParseClusterStatus(testing::Fixture(fixture));
+  r.duration_seconds = 0.001;
+  return r;
+}
+
+Exposition Render(const Snapshot& s, const ReadCoordinator::ErrorCounts& errors = {}) {
+  return Exposition(prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, errors, 7)));
+}
+
+TEST(RaftMetricsTest, LeaderFacts) {
+  Snapshot s;
+  s.taken_at = kNow;
+  auto r = FromFixture("OVN_Northbound", "ovs-3.1.0/leader.txt");
+  r.server = ServerDatabase{"OVN_Northbound", "clustered", true, true, "c", "s", 42};
+  s.databases.push_back(r);
+  const ClusterStatus& st = *r.status;
+  const auto m = Render(s);
+  const std::map<std::string, std::string> db{{"db", "OVN_Northbound"}};
+  EXPECT_EQ(m.Value("ovn_raft_up", db), 1);
+  EXPECT_EQ(m.Value("ovn_raft_role", {{"role", "leader"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_role", {{"role", "follower"}}), 0);
+  EXPECT_EQ(m.All("ovn_raft_status").size(), 6u);
+  EXPECT_EQ(m.Value("ovn_raft_status", {{"status", "cluster_member"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_term", db), 1);
+  EXPECT_EQ(m.Label("ovn_raft_leader_info", "leader_id"), *st.server_id);  // "self" resolved
+  EXPECT_EQ(m.Value("ovn_raft_has_leader", db), 1);
+  EXPECT_EQ(m.Value("ovn_raft_voted_for_self", db), 1);
+  EXPECT_EQ(m.Value("ovn_raft_election_timer_seconds", db), 1.0);
+  EXPECT_EQ(m.Label("ovn_raft_server_info", "server_uuid"), *st.server_uuid);
+  EXPECT_EQ(m.Label("ovn_raft_server_info", "host"), "127.0.0.1");
+  // "N ms ago" becomes the Unix time of the round minus N.
+  EXPECT_DOUBLE_EQ(*m.Value("ovn_raft_last_election_won_timestamp_seconds"),
+                   1'800'000'000.0 - static_cast<double>(*st.last_election_won_ms_ago) / 1000.0);
+  EXPECT_EQ(m.Label("ovn_raft_last_election_started_timestamp_seconds", "reason"), "timeout");
+  EXPECT_EQ(m.Value("ovn_raft_connections", {{"direction", "outbound"}, {"state", "connected"}}),
+            2);
+  EXPECT_EQ(m.Value("ovn_raft_connections", {{"direction", "inbound"}, {"state", "connecting"}}),
+            0);
+  EXPECT_EQ(m.Value("ovn_raft_members", db), 3);
+  EXPECT_EQ(m.Value("ovn_raft_quorum_size", db), 2);
+  EXPECT_EQ(m.Value("ovn_raft_failure_tolerance", db), 1);
+  EXPECT_EQ(m.All("ovn_raft_member_info").size(), 3u);
+  EXPECT_EQ(m.All("ovn_raft_member_match_index").size(), 3u);
+  EXPECT_EQ(m.All("ovn_raft_member_last_message_age_seconds").size(), 2u);  // not for self
+  EXPECT_EQ(m.Value("ovn_raft_connected", db), 1);
+  EXPECT_EQ(m.Value("ovn_raft_clustered", db), 1);
+  EXPECT_EQ(m.Value("ovn_raft_database_index", db), 42);
+  EXPECT_EQ(m.Value("ovn_raft_exporter_read_rounds_total"), 7);
+  EXPECT_FALSE(m.Value("ovn_raft_election_timer_target_seconds").has_value());
+  EXPECT_EQ(m.All("ovn_raft_member_change_info").size(), 0u);
+}
+
+TEST(RaftMetricsTest, FollowerAndCandidate) {
+  Snapshot s;
+  s.databases.push_back(FromFixture("F", "ovs-3.1.0/follower.txt"));
+  s.databases.push_back(FromFixture("C", "ovs-3.1.0/disconnected-candidate.txt"));
+  const auto m = Render(s);
+  EXPECT_EQ(m.Value("ovn_raft_role", {{"db", "F"}, {"role", "follower"}}), 1);
+  EXPECT_EQ(m.All("ovn_raft_member_next_index", {{"db", "F"}}).size(), 0u);
+  EXPECT_EQ(m.Value("ovn_raft_has_leader", {{"db", "C"}}), 0);
+  EXPECT_EQ(m.All("ovn_raft_leader_info", {{"db", "C"}}).size(), 0u);
+  EXPECT_EQ(m.Value("ovn_raft_status", {{"db", "C"}, {"status", "disconnected"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_connections",
+                    {{"db", "C"}, {"direction", "outbound"}, {"state", "connecting"}}),
+            2);
+  EXPECT_EQ(m.Value("ovn_raft_members", {{"db", "C"}}), 4);
+}
+
+TEST(RaftMetricsTest, ConflictsAndChanges) {
+  Snapshot s;
+  s.databases.push_back(FromFixture("R", "ovs-3.1.0/fresh-restart-rejoined.txt"));
+  s.databases.push_back(FromFixture("M", "documented/ovs-3.x-leader-membership-change.txt"));
+  s.databases.push_back(FromFixture("T", "documented/ovs-2.13-leader-changing-timer.txt"));
+  const auto m = Render(s);
+  EXPECT_EQ(m.Value("ovn_raft_view_duplicate_hosts", {{"db", "R"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_self_address_conflict", {{"db", "R"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_self_in_view", {{"db", "R"}}), 1);
+  const auto changes = m.All("ovn_raft_member_change_info", {{"db", "M"}});
+  ASSERT_EQ(changes.size(), 2u);  // 3c4d removing, 4e5f adding (listed as caught up)
+  EXPECT_EQ(m.Label("ovn_raft_member_change_info", "phase", {{"member_id", "3c4d"}}), "removing");
+  EXPECT_EQ(m.Label("ovn_raft_member_change_info", "phase", {{"member_id", "4e5f"}}), "caught_up");
+  EXPECT_EQ(m.Value("ovn_raft_election_timer_target_seconds", {{"db", "T"}}), 10);
+  EXPECT_FALSE(m.Value("ovn_raft_disconnections_total", {{"db", "T"}}).has_value());  // 2.13
+}
+
+TEST(RaftMetricsTest, FailedReadIsUpZeroWithCountedReason) {
+  Snapshot s;
+  DatabaseReading r;
+  r.target = {"OVN_Southbound", "/gone.ctl", ""};
+  r.status_error = Error{ErrorCode::kSocketMissing, "no socket"};
+  s.databases.push_back(r);
+  const auto m = Render(s, {{{"OVN_Southbound", "socket_missing"}, 3}});
+  EXPECT_EQ(m.Value("ovn_raft_up", {{"db", "OVN_Southbound"}}), 0);
+  EXPECT_EQ(m.Value("ovn_raft_exporter_errors_total",
+                    {{"db", "OVN_Southbound"}, {"reason", "socket_missing"}}),
+            3);
+  EXPECT_FALSE(m.Value("ovn_raft_role").has_value());
+  EXPECT_FALSE(m.Value("ovn_raft_server_info").has_value());
+}
+
+}  // namespace
+}  // namespace ovn_raft

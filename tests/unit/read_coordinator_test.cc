@@ -1,0 +1,85 @@
+#include "read_coordinator.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace ovn_raft {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A read that takes `delay` and counts how often it ran and how many ran at once.
+struct CountingRead {
+  std::chrono::milliseconds delay;
+  std::atomic<int> calls{0};
+  std::atomic<int> running{0};
+  std::atomic<int> max_running{0};
+
+  Snapshot operator()(std::chrono::milliseconds) {
+    ++calls;
+    const int now = ++running;
+    int seen = max_running;
+    while (now > seen && !max_running.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(delay);
+    --running;
+    Snapshot s;
+    s.databases.resize(1);
+    s.databases[0].target.name = "DB";
+    s.databases[0].status_error = Error{ErrorCode::kTimeout, "slow"};
+    return s;
+  }
+};
+
+TEST(ReadCoordinatorTest, ConcurrentCallersShareOneRound) {
+  CountingRead read{100ms};
+  ReadCoordinator c([&](auto t) { return read(t); }, 0ms);
+  std::vector<std::thread> threads;
+  std::vector<std::shared_ptr<const Snapshot>> got(20);
+  for (int i = 0; i < 20; ++i) threads.emplace_back([&, i] { got[i] = c.Get(1s); });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(read.max_running, 1);
+  EXPECT_LE(read.calls, 2);  // a thread that arrives after the first round ends starts another
+  for (const auto& s : got) ASSERT_NE(s, nullptr);
+}
+
+TEST(ReadCoordinatorTest, MinIntervalReusesARecentRound) {
+  CountingRead read{0ms};
+  ReadCoordinator c([&](auto t) { return read(t); }, 200ms);
+  const auto first = c.Get(1s);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(c.Get(1s), first);
+  EXPECT_EQ(read.calls, 1);
+  std::this_thread::sleep_for(250ms);
+  EXPECT_NE(c.Get(1s), first);
+  EXPECT_EQ(read.calls, 2);
+}
+
+TEST(ReadCoordinatorTest, ZeroIntervalReadsEveryTime) {
+  CountingRead read{0ms};
+  ReadCoordinator c([&](auto t) { return read(t); }, 0ms);
+  for (int i = 0; i < 5; ++i) c.Get(1s);
+  EXPECT_EQ(read.calls, 5);
+  EXPECT_EQ(c.rounds(), 5u);
+}
+
+TEST(ReadCoordinatorTest, CountsErrorsOncePerRoundNotPerCaller) {
+  CountingRead read{0ms};
+  ReadCoordinator c([&](auto t) { return read(t); }, 1h);
+  for (int i = 0; i < 10; ++i) c.Get(1s);
+  const auto errors = c.errors();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors.at({"DB", "timeout"}), 1u);
+}
+
+TEST(ReadCoordinatorTest, ThrowingReadBecomesAnEmptySnapshot) {
+  ReadCoordinator c([](auto) -> Snapshot { throw std::runtime_error("boom"); }, 0ms);
+  const auto s = c.Get(1s);
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->databases.empty());
+}
+
+}  // namespace
+}  // namespace ovn_raft
