@@ -52,6 +52,7 @@ int RaftCluster::Leader(const std::string& db) const {
   return out.empty() ? 0 : std::stoi(out);
 }
 void RaftCluster::Kill(int member) { Run("kill " + dir_ + " " + std::to_string(member)); }
+void RaftCluster::Restart(int member) { Run("restart " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::RestartFresh(int member) {
   Run("restart-fresh " + dir_ + " " + std::to_string(member));
 }

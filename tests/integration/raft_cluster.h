@@ -20,6 +20,7 @@ class RaftCluster {
   int Leader(const std::string& db) const;  // member number, 0 when none
   int port(const std::string& db) const { return db == "nb" ? base_port_ : base_port_ + 1; }
   void Kill(int member);
+  void Restart(int member);  // same database, same ID
   void RestartFresh(int member);
   void Split(int member);
   void Wait();

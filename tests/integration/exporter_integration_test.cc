@@ -1,0 +1,330 @@
+// The real exporter binary beside real ovsdb-server clusters, scraped over HTTP: every metric
+// must tell the truth about the cluster, also after members die or come back with new IDs.
+#include <crypt.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "raft_cluster.h"
+#include "support/exporter_process.h"
+#include "support/exposition.h"
+#include "support/fake_unix_server.h"
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::ExporterProcess;
+using testing::Exposition;
+using testing::RaftCluster;
+using Exporters = std::vector<std::unique_ptr<ExporterProcess>>;
+const char* const kDbs[] = {"nb", "sb"};
+
+std::vector<std::string> DatabaseFlags(const RaftCluster& c, int member) {
+  std::vector<std::string> flags;
+  for (const std::string db : kDbs) {
+    flags.push_back("--database=" + RaftCluster::DbName(db) + "=" + c.Ctl(member, db) + "," +
+                    c.Sock(member, db));
+  }
+  return flags;
+}
+
+Exporters StartExporters(const RaftCluster& c) {
+  Exporters out;
+  for (int m = 1; m <= c.members(); ++m) {
+    auto args = DatabaseFlags(c, m);
+    args.push_back("--min-interval=0");
+    args.push_back("--timeout=1s");
+    out.push_back(std::make_unique<ExporterProcess>(args));
+  }
+  return out;
+}
+
+Exposition Scrape(const ExporterProcess& e) {
+  const auto r = e.Get();
+  EXPECT_EQ(r.status, 200);
+  return Exposition(r.body);
+}
+
+bool Eventually(const std::function<bool()>& condition, int seconds = 20) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  return condition();
+}
+
+std::map<std::string, std::string> Db(const std::string& db) {
+  return {{"db", RaftCluster::DbName(db)}};
+}
+
+TEST(ExporterIntegrationTest, HealthyClusterSeenTheSameByEveryMember) {
+  RaftCluster c(3);
+  const auto exporters = StartExporters(c);
+  for (const std::string db : kDbs) {
+    SCOPED_TRACE(db);
+    const auto d = Db(db);
+    const int leader = c.Leader(db);
+    std::set<std::string> leader_ids, hashes, terms;
+    std::string leader_server_id;
+    for (int m = 1; m <= 3; ++m) {
+      SCOPED_TRACE("member " + std::to_string(m));
+      const Exposition x = Scrape(*exporters[m - 1]);
+      EXPECT_EQ(x.Value("ovn_raft_up", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_role", {{"db", d.at("db")}, {"role", "leader"}}), m == leader);
+      EXPECT_EQ(x.Value("ovn_raft_role", {{"db", d.at("db")}, {"role", "follower"}}), m != leader);
+      EXPECT_EQ(x.Value("ovn_raft_status", {{"db", d.at("db")}, {"status", "cluster_member"}}), 1);
+      EXPECT_EQ(x.Value("ovn_raft_connected", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_clustered", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_has_leader", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_members", d), 3);
+      EXPECT_EQ(x.Value("ovn_raft_quorum_size", d), 2);
+      EXPECT_EQ(x.Value("ovn_raft_failure_tolerance", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_view_duplicate_hosts", d), 0);
+      EXPECT_EQ(x.Value("ovn_raft_self_in_view", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_self_address_conflict", d), 0);
+      EXPECT_EQ(x.Label("ovn_raft_server_info", "address", d),
+                "tcp:127.0.0." + std::to_string(m) + ":" + std::to_string(c.port(db)));
+      std::set<std::string> hosts;
+      for (const auto& s : x.All("ovn_raft_member_info", d)) hosts.insert(s.labels.at("host"));
+      EXPECT_EQ(hosts, (std::set<std::string>{"127.0.0.1", "127.0.0.2", "127.0.0.3"}));
+      leader_ids.insert(x.Label("ovn_raft_leader_info", "leader_id", d));
+      hashes.insert(x.Label("ovn_raft_view_info", "view_hash", d));
+      terms.insert(std::to_string(*x.Value("ovn_raft_term", d)));
+      if (m == leader) {
+        leader_server_id = x.Label("ovn_raft_server_info", "server_id", d);
+        EXPECT_EQ(x.All("ovn_raft_member_match_index", d).size(), 3u);
+      } else {
+        EXPECT_EQ(x.All("ovn_raft_member_match_index", d).size(), 0u);
+      }
+    }
+    EXPECT_EQ(leader_ids, std::set<std::string>{leader_server_id});
+    EXPECT_EQ(hashes.size(), 1u);  // equal views, equal hashes
+    EXPECT_EQ(terms.size(), 1u);
+  }
+  // The exposition passes the official linter.
+  const std::string path = "/tmp/ovn-raft-promtool-" + std::to_string(getpid()) + ".txt";
+  std::ofstream(path) << exporters[0]->Get().body;
+  EXPECT_EQ(system(("promtool check metrics < " + path + " >/dev/null 2>&1").c_str()), 0);
+  std::remove(path.c_str());
+}
+
+TEST(ExporterIntegrationTest, LeaderKilled) {
+  RaftCluster c(3);
+  const auto exporters = StartExporters(c);
+  const int old_leader = c.Leader("nb");
+  const std::string old_id =
+      Scrape(*exporters[old_leader - 1]).Label("ovn_raft_server_info", "server_id", Db("nb"));
+  c.Kill(old_leader);
+  for (int m = 1; m <= 3; ++m) {
+    if (m == old_leader) continue;
+    SCOPED_TRACE("member " + std::to_string(m));
+    EXPECT_TRUE(Eventually([&] {
+      const auto x = Scrape(*exporters[m - 1]);
+      const auto id = x.Label("ovn_raft_leader_info", "leader_id", Db("nb"));
+      return !id.empty() && id != old_id && x.Value("ovn_raft_has_leader", Db("sb")) == 1.0;
+    }));
+    EXPECT_EQ(Scrape(*exporters[m - 1]).Value("ovn_raft_members", Db("nb")), 3);
+  }
+  // The dead member's exporter still answers, with up 0 and a counted reason.
+  const Exposition dead = Scrape(*exporters[old_leader - 1]);
+  for (const std::string db : kDbs) {
+    EXPECT_EQ(dead.Value("ovn_raft_up", Db(db)), 0);
+    EXPECT_FALSE(dead.All("ovn_raft_exporter_errors_total", Db(db)).empty());
+  }
+}
+
+TEST(ExporterIntegrationTest, TwoMembersKilled) {
+  RaftCluster c(3);
+  const auto exporters = StartExporters(c);
+  c.Kill(2);
+  c.Kill(3);
+  for (const std::string db : kDbs) {
+    SCOPED_TRACE(db);
+    const auto d = Db(db);
+    EXPECT_TRUE(Eventually([&] {
+      const auto x = Scrape(*exporters[0]);
+      return x.Value("ovn_raft_role", {{"db", d.at("db")}, {"role", "candidate"}}) == 1.0 &&
+             x.Value("ovn_raft_connected", d) == 0.0;
+    }));
+    const auto x = Scrape(*exporters[0]);
+    EXPECT_EQ(x.Value("ovn_raft_has_leader", d), 0);
+    EXPECT_TRUE(x.All("ovn_raft_leader_info", d).empty());
+    EXPECT_EQ(x.Value("ovn_raft_status", {{"db", d.at("db")}, {"status", "disconnected"}}), 1);
+    EXPECT_EQ(x.Value("ovn_raft_connections",
+                      {{"db", d.at("db")}, {"direction", "outbound"}, {"state", "connected"}}),
+              0);
+    EXPECT_EQ(x.Value("ovn_raft_up", d), 1);  // the member itself is readable
+  }
+}
+
+TEST(ExporterIntegrationTest, FreshRestartShowsTheDuplicateHostEverywhere) {
+  RaftCluster c(3);
+  const auto exporters = StartExporters(c);
+  const int victim = c.Leader("nb") == 3 ? 2 : 3;
+  c.RestartFresh(victim);
+  c.Wait();
+  for (const std::string db : kDbs) {
+    SCOPED_TRACE(db);
+    const auto d = Db(db);
+    std::set<std::string> hashes;
+    for (int m = 1; m <= 3; ++m) {
+      SCOPED_TRACE("member " + std::to_string(m));
+      ASSERT_TRUE(Eventually(
+          [&] { return Scrape(*exporters[m - 1]).Value("ovn_raft_members", d) == 4.0; }));
+      const auto x = Scrape(*exporters[m - 1]);
+      EXPECT_EQ(x.Value("ovn_raft_view_duplicate_hosts", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_view_duplicate_addresses", d), 1);
+      EXPECT_EQ(x.Value("ovn_raft_quorum_size", d), 3);
+      EXPECT_EQ(x.Value("ovn_raft_self_address_conflict", d), m == victim ? 1 : 0);
+      EXPECT_EQ(x.All("ovn_raft_member_info",
+                      {{"db", d.at("db")}, {"host", "127.0.0." + std::to_string(victim)}})
+                    .size(),
+                2u);
+      hashes.insert(x.Label("ovn_raft_view_info", "view_hash", d));
+    }
+    EXPECT_EQ(hashes.size(), 1u);
+  }
+}
+
+TEST(ExporterIntegrationTest, HungAndMissingDatabasesHideNothingElse) {
+  RaftCluster c(1);
+  testing::FakeUnixServer hung([&hung](int, const std::string&) { hung.Hang(); });
+  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--database=Hung=" + hung.path(), "--database=Missing=/nonexistent/x.ctl",
+                     "--timeout=500ms", "--min-interval=0"});
+  for (int i = 0; i < 3; ++i) {
+    const auto r = e.Get();
+    ASSERT_EQ(r.status, 200);
+    EXPECT_LT(r.seconds, 0.5 + 0.3) << "scrape took " << r.seconds << " s";
+    const Exposition x(r.body);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "Hung"}}), 0);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "Missing"}}), 0);
+    EXPECT_EQ(x.Value("ovn_raft_exporter_errors_total", {{"db", "Hung"}, {"reason", "timeout"}}),
+              i + 1);
+    EXPECT_EQ(x.Value("ovn_raft_exporter_errors_total",
+                      {{"db", "Missing"}, {"reason", "socket_missing"}}),
+              i + 1);
+  }
+  EXPECT_EQ(e.Get("/readyz").status, 503);
+}
+
+TEST(ExporterIntegrationTest, StandaloneDatabaseIsNotClustered) {
+  char dir[] = "/tmp/ovn-raft-standalone.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string d = dir;
+  ASSERT_EQ(system(("ovsdb-tool create " + d +
+                    "/nb.db /usr/share/ovn/ovn-nb.ovsschema && "
+                    "ovsdb-server --detach --no-chdir --pidfile=" +
+                    d + "/nb.pid --unixctl=" + d + "/nb.ctl --remote=punix:" + d +
+                    "/nb.sock --log-file=" + d + "/nb.log " + d + "/nb.db")
+                       .c_str()),
+            0);
+  {
+    ExporterProcess e({"--database=OVN_Northbound=" + d + "/nb.ctl," + d + "/nb.sock"});
+    const Exposition x(e.Get().body);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 0);
+    EXPECT_EQ(x.Value("ovn_raft_clustered", {{"db", "OVN_Northbound"}}), 0);
+    EXPECT_EQ(x.Value("ovn_raft_exporter_errors_total",
+                      {{"db", "OVN_Northbound"}, {"reason", "not_clustered"}}),
+              1);
+  }
+  EXPECT_EQ(system(("kill $(cat " + d + "/nb.pid); rm -rf " + d).c_str()), 0);
+}
+
+TEST(ExporterIntegrationTest, ServerRestartedBetweenScrapes) {
+  RaftCluster c(1);
+  ExporterProcess e(DatabaseFlags(c, 1));
+  EXPECT_EQ(Scrape(e).Value("ovn_raft_up", Db("nb")), 1);
+  c.Kill(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // past --min-interval
+  EXPECT_EQ(Scrape(e).Value("ovn_raft_up", Db("nb")), 0);
+  c.Restart(1);
+  EXPECT_TRUE(Eventually([&] { return Scrape(e).Value("ovn_raft_up", Db("nb")) == 1.0; }));
+  EXPECT_TRUE(Eventually([&] { return Scrape(e).Value("ovn_raft_has_leader", Db("sb")) == 1.0; }));
+}
+
+// 50 scrapes at once must not become 50 cluster/status calls.
+TEST(ExporterIntegrationTest, ScrapeStormIsOneRoundPerMinimumInterval) {
+  const std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
+  std::string escaped;
+  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+  testing::FakeUnixServer fake([&](int fd, const std::string&) {
+    testing::FakeUnixServer::WriteAll(fd, R"({"id":0,"result":")" + escaped + R"(","error":null})");
+  });
+  ExporterProcess e({"--database=OVN_Northbound=" + fake.path(), "--min-interval=1s"});
+  const int before = fake.requests();  // none: /healthz does not read
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 50; ++i) {
+    clients.emplace_back([&] {
+      const auto r = e.Get();
+      if (r.status == 200 &&
+          Exposition(r.body).Value("ovn_raft_up", {{"db", "OVN_Northbound"}}) == 1.0)
+        ++ok;
+    });
+  }
+  for (auto& t : clients) t.join();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(ok, 50);
+  const int rounds = fake.requests() - before;
+  EXPECT_GE(rounds, 1);
+  EXPECT_LE(rounds, static_cast<int>(elapsed / 1.0) + 1) << "elapsed " << elapsed << " s";
+}
+
+TEST(ExporterIntegrationTest, SingleFlightWithoutMinimumInterval) {
+  testing::FakeUnixServer slow([](int fd, const std::string&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    testing::FakeUnixServer::WriteAll(fd,
+                                      R"({"id":0,"result":"abcd\nRole: leader\n","error":null})");
+  });
+  ExporterProcess e({"--database=Slow=" + slow.path(), "--min-interval=0"});
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 50; ++i) clients.emplace_back([&] { EXPECT_EQ(e.Get().status, 200); });
+  for (auto& t : clients) t.join();
+  // The HTTP server has 8 worker threads: each round serves up to 8 waiting scrapes.
+  EXPECT_LE(slow.requests(), 50 / 8 + 2);
+}
+
+TEST(ExporterIntegrationTest, BasicAuth) {
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  crypt_gensalt_rn("$2b$", 6, nullptr, 0, salt, sizeof(salt));
+  crypt_data data{};
+  const std::string hash = crypt_r("s3cret", salt, &data);
+  const std::string path = "/tmp/ovn-raft-web-" + std::to_string(getpid()) + ".yml";
+  std::ofstream(path) << "basic_auth_users:\n  prometheus: " << hash << "\n";
+  ExporterProcess e({"--database=X=/nonexistent.ctl", "--web.config.file=" + path});
+  EXPECT_EQ(testing::HttpGet(e.Url()).status, 401);
+  EXPECT_EQ(testing::HttpGet(e.Url(), "prometheus:wrong").status, 401);
+  EXPECT_EQ(testing::HttpGet(e.Url(), "someone:s3cret").status, 401);
+  const auto ok = testing::HttpGet(e.Url(), "prometheus:s3cret");
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_NE(ok.body.find("ovn_raft_up"), std::string::npos);
+  EXPECT_EQ(testing::HttpGet(e.Url("/status"), "prometheus:s3cret").status, 200);
+  EXPECT_EQ(testing::HttpGet(e.Url("/healthz")).status, 200);
+  std::remove(path.c_str());
+}
+
+TEST(ExporterIntegrationTest, CleanShutdownAndFlagErrors) {
+  ExporterProcess e({"--database=X=/nonexistent.ctl"});
+  EXPECT_EQ(e.Terminate(), 0);
+  const std::string bin = OVN_RAFT_EXPORTER_BINARY;
+  const int bad = system((bin + " --timeout=soon >/dev/null 2>&1").c_str());
+  EXPECT_EQ(WEXITSTATUS(bad), 2);
+  const int unknown = system((bin + " --what >/dev/null 2>&1").c_str());
+  EXPECT_EQ(WEXITSTATUS(unknown), 2);
+  EXPECT_EQ(WEXITSTATUS(system((bin + " --help >/dev/null").c_str())), 0);
+}
+
+}  // namespace
+}  // namespace ovn_raft

@@ -1,0 +1,44 @@
+#pragma once
+
+// The real ovn-raft-exporter binary, started for a test and stopped with SIGTERM, plus a
+// libcurl GET. Integration tests scrape over real HTTP as Prometheus does.
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace ovn_raft::testing {
+
+struct HttpResult {
+  long status = 0;  // 0 when the request failed
+  std::string body;
+  double seconds = 0;
+};
+
+HttpResult HttpGet(const std::string& url, const std::string& user_password = "",
+                   long timeout_ms = 10000);
+
+// A TCP port on 127.0.0.1 that was free a moment ago.
+int FreePort();
+
+class ExporterProcess {
+ public:
+  explicit ExporterProcess(std::vector<std::string> args);  // waits until /healthz answers
+  ~ExporterProcess();
+  ExporterProcess(const ExporterProcess&) = delete;
+  ExporterProcess& operator=(const ExporterProcess&) = delete;
+
+  std::string Url(const std::string& path = "/metrics") const;
+  HttpResult Get(const std::string& path = "/metrics") const { return HttpGet(Url(path)); }
+  // Sends SIGTERM and returns the exit status (-1 when it did not exit within `timeout_ms`).
+  int Terminate(int timeout_ms = 5000);
+  const std::string& log_path() const { return log_; }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = 0;
+  std::string log_;
+};
+
+}  // namespace ovn_raft::testing
