@@ -1,8 +1,11 @@
 #pragma once
 
-// The I/O edge: reads every watched database from the local ovsdb-server. Read-only: sends only
-// `cluster/status` and a _Server select.
+// The I/O edge: reads every watched database from the local ovsdb-server over connections kept
+// open between rounds. Read-only: sends only `cluster/status` and a _Server select.
 
+#include <chrono>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "config.h"
@@ -11,12 +14,25 @@
 
 namespace ovn_raft {
 
-// Reads one database: cluster/status on its .ctl socket and _Server on its .sock socket, both
-// within one deadline.
-DatabaseReading ReadDatabase(const DatabaseTarget& target, const CallOptions& options);
+class DatabaseReader {
+ public:
+  DatabaseReader(const std::vector<DatabaseTarget>& targets, const CallOptions& options);
 
-// Reads every database in parallel, each with its own deadline, so one hung database delays
-// nothing but itself and the round ends within one timeout.
-Snapshot ReadAll(const std::vector<DatabaseTarget>& targets, const CallOptions& options);
+  // Reads every database at once: all requests go out together and the replies are awaited
+  // together, so one hung database delays nothing but itself and the round ends within
+  // `timeout`. Thread-safe (rounds are serialised; the ReadCoordinator never overlaps them).
+  Snapshot ReadAll(std::chrono::milliseconds timeout);
+
+ private:
+  struct Slot {
+    DatabaseTarget target;
+    JsonRpcConnection ctl;
+    std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
+  };
+
+  CallOptions options_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::mutex mu_;
+};
 
 }  // namespace ovn_raft

@@ -1,12 +1,11 @@
 #include "endpoints.h"
 
-#include <prometheus/text_serializer.h>
-
 #include <cmath>
 #include <string>
 
 #include "log.h"
 #include "status_json.h"
+#include "text_exposition.h"
 
 namespace ovn_raft {
 namespace {
@@ -108,10 +107,8 @@ std::chrono::milliseconds Endpoints::ReadTimeout(const HttpRequest& request) con
 
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   const auto families = collector_.CollectWithin(ReadTimeout(request));
-  return HttpResponse{200,
-                      "text/plain; version=0.0.4; charset=utf-8",
-                      prometheus::TextSerializer().Serialize(families),
-                      {}};
+  return HttpResponse{
+      200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
 }
 
 HttpResponse Endpoints::Ready() {

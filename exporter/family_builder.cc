@@ -2,13 +2,14 @@
 
 namespace ovn_raft {
 
-prometheus::ClientMetric& FamilyBuilder::Add(const std::string& name, const std::string& help,
+prometheus::ClientMetric& FamilyBuilder::Add(std::string_view name, std::string_view help,
                                              prometheus::MetricType type, Labels labels) {
-  auto [it, inserted] = index_.try_emplace(name, families_.size());
-  if (inserted) {
+  auto it = index_.find(name);
+  if (it == index_.end()) {
+    it = index_.emplace(std::string(name), families_.size()).first;
     prometheus::MetricFamily family;
-    family.name = name;
-    family.help = help;
+    family.name = std::string(name);
+    family.help = std::string(help);
     family.type = type;
     families_.push_back(std::move(family));
   }
@@ -18,12 +19,12 @@ prometheus::ClientMetric& FamilyBuilder::Add(const std::string& name, const std:
   return metrics.back();
 }
 
-void FamilyBuilder::Gauge(const std::string& name, const std::string& help, Labels labels,
+void FamilyBuilder::Gauge(std::string_view name, std::string_view help, Labels labels,
                           double value) {
   Add(name, help, prometheus::MetricType::Gauge, std::move(labels)).gauge.value = value;
 }
 
-void FamilyBuilder::Counter(const std::string& name, const std::string& help, Labels labels,
+void FamilyBuilder::Counter(std::string_view name, std::string_view help, Labels labels,
                             double value) {
   Add(name, help, prometheus::MetricType::Counter, std::move(labels)).counter.value = value;
 }

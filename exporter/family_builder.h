@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ovn_raft {
@@ -15,15 +16,15 @@ using Labels = std::vector<prometheus::ClientMetric::Label>;
 
 class FamilyBuilder {
  public:
-  void Gauge(const std::string& name, const std::string& help, Labels labels, double value);
-  void Counter(const std::string& name, const std::string& help, Labels labels, double value);
+  void Gauge(std::string_view name, std::string_view help, Labels labels, double value);
+  void Counter(std::string_view name, std::string_view help, Labels labels, double value);
   std::vector<prometheus::MetricFamily> Take() { return std::move(families_); }
 
  private:
-  prometheus::ClientMetric& Add(const std::string& name, const std::string& help,
+  prometheus::ClientMetric& Add(std::string_view name, std::string_view help,
                                 prometheus::MetricType type, Labels labels);
   std::vector<prometheus::MetricFamily> families_;
-  std::map<std::string, std::size_t> index_;
+  std::map<std::string, std::size_t, std::less<>> index_;  // looked up without a copy
 };
 
 }  // namespace ovn_raft

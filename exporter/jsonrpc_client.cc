@@ -17,20 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 Error SystemError(ErrorCode code, const std::string& what, int err) {
   return Error{code, what + ": " + std::strerror(err)};
 }
@@ -106,71 +92,179 @@ std::string Excerpt(std::string_view bytes) {
 
 }  // namespace
 
-Result<std::string> JsonRpcExchange(const std::string& socket_path, std::string_view request,
-                                    int id, const CallOptions& options) {
-  const auto deadline = Clock::now() + options.timeout;
-  auto connected = Connect(socket_path, deadline);
-  if (!connected) return connected.error();
-  const Fd fd(connected.value());
-  if (auto sent = SendAll(fd.get(), request, deadline); !sent) return sent.error();
+void JsonRpcConnection::Close() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  buffer_.clear();
+}
 
-  std::string buffer;
-  JsonFramer framer;
-  char chunk[65536];
+std::optional<Error> JsonRpcConnection::Send(Clock::time_point deadline) {
+  reused_ = fd_ >= 0;
+  received_ = false;
+  framer_ = JsonFramer();
+  if (!reused_) {
+    buffer_.clear();
+    auto connected = Connect(path_, deadline);
+    if (!connected) return connected.error();
+    fd_ = connected.value();
+  }
+  if (auto sent = SendAll(fd_, request_, deadline); !sent) {
+    // A kept connection the server has closed (restart, idle drop): one fresh try.
+    if (!reused_) return sent.error();
+    Close();
+    return Send(deadline);
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> JsonRpcConnection::Start(std::string request, int id,
+                                              Clock::time_point deadline) {
+  request_ = std::move(request);
+  id_ = id;
+  auto error = Send(deadline);
+  if (error) Close();
+  return error;
+}
+
+std::optional<Result<std::string>> JsonRpcConnection::Extract(const CallOptions& options) {
+  // Several messages may be queued; consume each complete one until ours appears.
   while (true) {
-    if (!WaitFor(fd.get(), POLLIN, deadline)) {
-      return Error{ErrorCode::kTimeout, "no complete reply from " + socket_path + " within " +
-                                            std::to_string(options.timeout.count()) + " ms"};
+    const auto state = framer_.Scan(buffer_);
+    if (state == JsonFramer::State::kInvalid) {
+      return Result<std::string>(Error{ErrorCode::kInvalidJson,
+                                       "reply is not a JSON object: \"" + Excerpt(buffer_) + "\""});
     }
-    const ssize_t n = recv(fd.get(), chunk, sizeof(chunk), 0);
-    if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
-      return SystemError(ErrorCode::kConnectionClosed, "recv " + socket_path, errno);
+    if (state == JsonFramer::State::kIncomplete) break;
+    std::string message = buffer_.substr(0, framer_.message_end());
+    buffer_.erase(0, framer_.message_end());
+    framer_ = JsonFramer();
+    auto kind = ClassifyMessage(message, id_);
+    if (!kind) return Result<std::string>(kind.error());
+    if (kind.value() == MessageKind::kReplyToUs) return Result<std::string>(std::move(message));
+  }
+  if (buffer_.size() > options.max_reply_bytes) {
+    return Result<std::string>(Error{
+        ErrorCode::kReplyTooLarge,
+        "reply from " + path_ + " exceeds " + std::to_string(options.max_reply_bytes) + " bytes"});
+  }
+  return std::nullopt;
+}
+
+std::optional<Result<std::string>> JsonRpcConnection::OnReadable(const CallOptions& options,
+                                                                 Clock::time_point deadline) {
+  char chunk[65536];
+  const ssize_t n = recv(fd_, chunk, sizeof(chunk), MSG_DONTWAIT);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
+  if (n <= 0) {
+    const int err = n < 0 ? errno : 0;
+    if (reused_ && !received_ && (n == 0 || err == ECONNRESET)) {
+      // The server closed the kept connection before this call: reconnect and resend once.
+      Close();
+      if (auto error = Send(deadline)) return Result<std::string>(*error);
+      reused_ = false;
+      return std::nullopt;
     }
-    if (n == 0) {
-      return Error{ErrorCode::kConnectionClosed, "connection closed by " + socket_path + " after " +
-                                                     std::to_string(buffer.size()) +
-                                                     " bytes of reply"};
-    }
-    buffer.append(chunk, static_cast<std::size_t>(n));
-    // Several messages may be queued; consume each complete one until ours appears.
-    while (true) {
-      const auto state = framer.Scan(buffer);
-      if (state == JsonFramer::State::kInvalid) {
-        return Error{ErrorCode::kInvalidJson,
-                     "reply is not a JSON object: \"" + Excerpt(buffer) + "\""};
-      }
-      if (state == JsonFramer::State::kIncomplete) break;
-      std::string message = buffer.substr(0, framer.message_end());
-      buffer.erase(0, framer.message_end());
-      framer = JsonFramer();
-      auto kind = ClassifyMessage(message, id);
-      if (!kind) return kind.error();
-      if (kind.value() == MessageKind::kReplyToUs) return message;
-    }
-    if (buffer.size() > options.max_reply_bytes) {
-      return Error{ErrorCode::kReplyTooLarge, "reply from " + socket_path + " exceeds " +
-                                                  std::to_string(options.max_reply_bytes) +
-                                                  " bytes"};
+    if (n < 0)
+      return Result<std::string>(SystemError(ErrorCode::kConnectionClosed, "recv " + path_, err));
+    return Result<std::string>(Error{ErrorCode::kConnectionClosed,
+                                     "connection closed by " + path_ + " after " +
+                                         std::to_string(buffer_.size()) + " bytes of reply"});
+  }
+  received_ = true;
+  buffer_.append(chunk, static_cast<std::size_t>(n));
+  return Extract(options);
+}
+
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
+  const auto deadline = JsonRpcConnection::Clock::now() + options.timeout;
+  std::vector<JsonRpcCall*> open;
+  for (auto& call : calls) {
+    if (auto error = call.connection->Start(call.request, call.id, deadline)) {
+      call.reply = *error;
+      call.done_at = JsonRpcConnection::Clock::now();
+    } else if (auto done = call.connection->Extract(options)) {
+      call.reply = std::move(*done);
+      call.done_at = JsonRpcConnection::Clock::now();
+    } else {
+      open.push_back(&call);
     }
   }
+  std::vector<pollfd> fds;
+  while (!open.empty()) {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - JsonRpcConnection::Clock::now());
+    if (left.count() <= 0) break;
+    fds.clear();
+    for (auto* call : open) fds.push_back(pollfd{call->connection->fd_, POLLIN, 0});
+    const int ready = poll(fds.data(), fds.size(), static_cast<int>(left.count()));
+    if (ready < 0 && errno != EINTR) break;
+    std::vector<JsonRpcCall*> still;
+    for (std::size_t i = 0; i < open.size(); ++i) {
+      auto* call = open[i];
+      std::optional<Result<std::string>> done;
+      if (fds[i].revents != 0) done = call->connection->OnReadable(options, deadline);
+      if (!done) {
+        still.push_back(call);
+        continue;
+      }
+      if (!done->ok()) call->connection->Close();
+      call->reply = std::move(*done);
+      call->done_at = JsonRpcConnection::Clock::now();
+    }
+    open.swap(still);
+  }
+  for (auto* call : open) {
+    call->done_at = JsonRpcConnection::Clock::now();
+    // A late reply must not be taken for the next call's: the connection goes.
+    call->connection->Close();
+    call->reply = Error{ErrorCode::kTimeout, "no complete reply from " + call->connection->path() +
+                                                 " within " +
+                                                 std::to_string(options.timeout.count()) + " ms"};
+  }
+}
+
+JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
+                           const std::vector<std::string>& params) {
+  JsonRpcCall call;
+  call.connection = &ctl;
+  call.id = ctl.NextId();
+  call.request = EncodeUnixctlRequest(method, params, call.id);
+  return call;
+}
+
+Result<std::string> UnixctlResult(const JsonRpcCall& call) {
+  if (!call.reply) return call.reply.error();
+  return DecodeUnixctlReply(call.reply.value());
+}
+
+JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock) {
+  JsonRpcCall call;
+  call.connection = &sock;
+  call.id = sock.NextId();
+  call.request = EncodeServerDatabaseSelect(call.id);
+  return call;
+}
+
+Result<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call) {
+  if (!call.reply) return call.reply.error();
+  return DecodeServerDatabaseReply(call.reply.value());
 }
 
 Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
                                 const std::vector<std::string>& params,
                                 const CallOptions& options) {
-  constexpr int kId = 0;
-  auto reply = JsonRpcExchange(ctl_path, EncodeUnixctlRequest(method, params, kId), kId, options);
-  if (!reply) return reply.error();
-  return DecodeUnixctlReply(reply.value());
+  JsonRpcConnection connection(ctl_path);
+  std::vector<JsonRpcCall> calls{UnixctlRequest(connection, method, params)};
+  ExchangeAll(calls, options);
+  return UnixctlResult(calls[0]);
 }
 
 Result<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
                                                           const CallOptions& options) {
-  constexpr int kId = 1;
-  auto reply = JsonRpcExchange(db_socket_path, EncodeServerDatabaseSelect(kId), kId, options);
-  if (!reply) return reply.error();
-  return DecodeServerDatabaseReply(reply.value());
+  JsonRpcConnection connection(db_socket_path);
+  std::vector<JsonRpcCall> calls{ServerDatabasesRequest(connection)};
+  ExchangeAll(calls, options);
+  return ServerDatabasesResult(calls[0]);
 }
 
 }  // namespace ovn_raft

@@ -1,15 +1,16 @@
 #pragma once
 
-// The I/O edge towards ovsdb-server: one JSON-RPC exchange over a unix socket, the way
-// ovs-appctl talks to a `.ctl` socket and OVSDB clients to a `.sock` socket. No fork/exec.
-// Thread-safe (no shared state); never throws.
+// The I/O edge towards ovsdb-server: JSON-RPC over unix sockets, the way ovs-appctl talks to a
+// `.ctl` socket and OVSDB clients to a `.sock` socket. No fork/exec. Never throws.
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "jsonrpc_framing.h"
 #include "result.h"
 #include "server_database.h"
 
@@ -22,16 +23,70 @@ struct CallOptions {
   std::size_t max_reply_bytes = 8u << 20;
 };
 
-// Sends `request` and returns the text of the first message that replies to `id`.
-Result<std::string> JsonRpcExchange(const std::string& socket_path, std::string_view request,
-                                    int id, const CallOptions& options);
+struct JsonRpcCall;
 
-// A unixctl command on a `.ctl` socket, e.g. UnixctlCall(ctl, "cluster/status",
-// {"OVN_Northbound"}).
+// A connection kept open across calls, as an OVSDB client keeps its session: a scrape then
+// costs ovsdb-server one request, not an accept plus a request. Reconnects once when the server
+// closed it meanwhile (restart) and drops it after any failure. One call at a time.
+class JsonRpcConnection {
+ public:
+  explicit JsonRpcConnection(std::string socket_path) : path_(std::move(socket_path)) {}
+  ~JsonRpcConnection() { Close(); }
+  JsonRpcConnection(const JsonRpcConnection&) = delete;
+  JsonRpcConnection& operator=(const JsonRpcConnection&) = delete;
+
+  const std::string& path() const { return path_; }
+  int NextId() { return next_id_++; }
+
+ private:
+  friend void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+  using Clock = std::chrono::steady_clock;
+
+  // Connects when needed and sends; an error ends the call.
+  std::optional<Error> Start(std::string request, int id, Clock::time_point deadline);
+  // Reads what the socket has; a value once the call is over (reply text or error).
+  std::optional<Result<std::string>> OnReadable(const CallOptions& options,
+                                                Clock::time_point deadline);
+  // Our reply, if it is already buffered.
+  std::optional<Result<std::string>> Extract(const CallOptions& options);
+  std::optional<Error> Send(Clock::time_point deadline);
+  void Close();
+
+  std::string path_;
+  int fd_ = -1;
+  int next_id_ = 0;
+  int id_ = 0;
+  std::string request_;
+  bool reused_ = false;    // the call runs on a connection kept from an earlier call
+  bool received_ = false;  // bytes arrived for this call
+  std::string buffer_;
+  JsonFramer framer_;
+};
+
+// One request on one connection and, when done, its reply text or error.
+struct JsonRpcCall {
+  JsonRpcConnection* connection = nullptr;
+  std::string request;
+  int id = 0;
+  Result<std::string> reply = Error{ErrorCode::kTimeout, "not run"};
+  std::chrono::steady_clock::time_point done_at;  // when the reply or the error came
+};
+
+// Sends every call's request, then waits for all replies together on this thread, so the
+// servers behind different sockets work in parallel and one that hangs delays only itself.
+// Every call ends by `options.timeout`.
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+
+// Requests and replies of the two calls the exporter makes.
+JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
+                           const std::vector<std::string>& params);
+Result<std::string> UnixctlResult(const JsonRpcCall& call);
+JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock);
+Result<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call);
+
+// One-shot forms: connect, call, close. Thread-safe.
 Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
                                 const std::vector<std::string>& params, const CallOptions& options);
-
-// The _Server database's Database table, read from a database socket (`.sock`).
 Result<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
                                                           const CallOptions& options);
 

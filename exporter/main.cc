@@ -50,13 +50,9 @@ int Serve(const Config& config) {
   CallOptions options;
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
-  const auto targets = config.databases;
+  DatabaseReader reader(config.databases, options);
   ReadCoordinator coordinator(
-      [targets, options](std::chrono::milliseconds timeout) {
-        CallOptions o = options;
-        o.timeout = timeout;
-        return ReadAll(targets, o);
-      },
+      [&reader](std::chrono::milliseconds timeout) { return reader.ReadAll(timeout); },
       config.min_interval);
   Endpoints endpoints(config, coordinator, std::move(auth));
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });

@@ -1,6 +1,7 @@
 #include "process_metrics.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -14,11 +15,16 @@
 namespace ovn_raft {
 namespace {
 
+// One read(2): /proc files are small, and iostreams cost more than the read itself.
 std::string Slurp(const char* path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::string out;
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof(buf))) > 0;)
+    out.append(buf, static_cast<std::size_t>(n));
+  close(fd);
+  return out;
 }
 
 double BootTime() {
@@ -48,9 +54,16 @@ std::optional<ProcStat> ParseProcStat(std::string_view stat, long ticks_per_seco
   // The command name (field 2) is in parentheses and may hold spaces: split after the last ')'.
   const auto close = stat.rfind(')');
   if (close == std::string_view::npos) return std::nullopt;
-  std::istringstream fields{std::string(stat.substr(close + 2))};
-  std::vector<std::string> f;
-  for (std::string tok; fields >> tok;) f.push_back(tok);
+  std::vector<std::string_view> f;
+  std::string_view rest = stat.substr(close + 1);
+  while (!rest.empty()) {
+    const auto start = rest.find_first_not_of(" \n");
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    const auto end = rest.find_first_of(" \n");
+    f.push_back(rest.substr(0, end));
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end);
+  }
   // f[0] is field 3 (state): field N is f[N - 3].
   if (f.size() < 22) return std::nullopt;
   const auto utime = ParseUint(f[14 - 3]), stime = ParseUint(f[15 - 3]);

@@ -239,7 +239,7 @@ class RaftMetrics {
              1);
   }
 
-  void Num(const std::string& metric, const std::string& help, const Labels& labels,
+  void Num(std::string_view metric, std::string_view help, const Labels& labels,
            const std::optional<std::uint64_t>& v) {
     if (v) b_.Gauge(metric, help, labels, static_cast<double>(*v));
   }

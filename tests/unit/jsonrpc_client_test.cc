@@ -193,3 +193,51 @@ TEST(JsonRpcClientTest, PathTooLong) {
 
 }  // namespace
 }  // namespace ovn_raft
+
+namespace ovn_raft {
+namespace {
+
+TEST(JsonRpcConnectionTest, KeptConnectionIsReusedAndReopenedAfterServerClose) {
+  // The fake closes after every reply, as a restarted server would: the kept connection is
+  // found closed on the next call, which must reconnect and still succeed.
+  FakeUnixServer server([](int fd, const std::string& request) {
+    const auto id = request.substr(request.find("\"id\":") + 5);
+    FakeUnixServer::WriteAll(
+        fd, R"({"id":)" + id.substr(0, id.size() - 1) + R"(,"result":"ok","error":null})");
+  });
+  JsonRpcConnection connection(server.path());
+  for (int i = 0; i < 3; ++i) {
+    std::vector<JsonRpcCall> calls{UnixctlRequest(connection, "x", {})};
+    ExchangeAll(calls, Timeout(1000));
+    const auto r = UnixctlResult(calls[0]);
+    ASSERT_TRUE(r.ok()) << i << ": " << r.error().message;
+    EXPECT_EQ(r.value(), "ok");
+  }
+  EXPECT_EQ(server.requests(), 3);
+}
+
+TEST(JsonRpcConnectionTest, CallsOnDifferentSocketsRunInParallel) {
+  auto slow = [](int fd, const std::string&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    FakeUnixServer::WriteAll(fd, Reply("late"));
+  };
+  FakeUnixServer a(slow), b(slow);
+  FakeUnixServer hung([&hung](int, const std::string&) { hung.Hang(); });
+  JsonRpcConnection ca(a.path()), cb(b.path()), ch(hung.path()), missing("/nonexistent.ctl");
+  std::vector<JsonRpcCall> calls{UnixctlRequest(ca, "x", {}), UnixctlRequest(cb, "x", {}),
+                                 UnixctlRequest(ch, "x", {}), UnixctlRequest(missing, "x", {})};
+  const auto start = Clock::now();
+  ExchangeAll(calls, Timeout(800));
+  const auto elapsed = Clock::now() - start;
+  EXPECT_GE(elapsed, std::chrono::milliseconds(790));   // the hung one holds the round...
+  EXPECT_LT(elapsed, std::chrono::milliseconds(1100));  // ...but only until the deadline
+  EXPECT_EQ(UnixctlResult(calls[0]).value(), "late");
+  EXPECT_EQ(UnixctlResult(calls[1]).value(), "late");
+  EXPECT_LT(calls[0].done_at - start, std::chrono::milliseconds(550));  // not 300 + 300
+  EXPECT_LT(calls[1].done_at - start, std::chrono::milliseconds(550));
+  EXPECT_EQ(UnixctlResult(calls[2]).error().code, ErrorCode::kTimeout);
+  EXPECT_EQ(UnixctlResult(calls[3]).error().code, ErrorCode::kSocketMissing);
+}
+
+}  // namespace
+}  // namespace ovn_raft
