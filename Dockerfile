@@ -14,7 +14,7 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
 
 FROM debian:12-slim
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      libprometheus-cpp-pull1.0 libprometheus-cpp-core1.0 libcivetweb1 libcurl4 libcrypt1 zlib1g \
+      libprometheus-cpp-core1.0 libcivetweb1 libcrypt1 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 65532 --no-create-home --shell /usr/sbin/nologin exporter
 COPY --from=build /build/exporter/ovn-raft-exporter /usr/local/bin/ovn-raft-exporter

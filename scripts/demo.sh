@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The main job on an embedded default: installs what is missing, builds, starts a real 3-member
+# OVN NB+SB Raft cluster on 127.0.0.1-3 with one exporter beside each member and a Prometheus
+# with this repo's rules, prints what they see, and keeps everything running until Ctrl-C.
+#
+#   scripts/demo.sh                  start, summarise, wait for Ctrl-C (then clean up)
+#   scripts/demo.sh --once           start, summarise, stop (for tests and CI)
+#   scripts/demo.sh summary          summarise the running demo again
+#   scripts/demo.sh break SCENARIO   from another terminal: stale-member | member-down |
+#                                    leader-down | exporter-down | split
+#   scripts/demo.sh heal             undo every break: back to a healthy 3-member cluster
+#   scripts/demo.sh stop             stop a demo left running
+#
+# Environment: DEMO_DIR (default /tmp/ovn-raft-demo), DEMO_RAFT_PORT (16641: NB, +1: SB),
+# DEMO_EXPORTER_PORT (10476, +1, +2), DEMO_PROMETHEUS_PORT (19090), BUILD_DIR (build).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${DEMO_DIR:-/tmp/ovn-raft-demo}
+raft_port=${DEMO_RAFT_PORT:-16641}
+exporter_port=${DEMO_EXPORTER_PORT:-10476}
+prometheus_port=${DEMO_PROMETHEUS_PORT:-19090}
+build=${BUILD_DIR:-$root/build}
+bin="$build/exporter/ovn-raft-exporter"
+cluster() { "$root/scripts/raft-cluster.sh" "$1" "$dir/cluster" "${@:2}"; }
+say() { printf '%s\n' "$*" >&2; }
+
+exporter_url() { echo "http://127.0.0.1:$((exporter_port + $1 - 1))"; }
+
+start_exporter() { # member
+  local m=$1 c="$dir/cluster/m$1"
+  "$bin" --web.listen-address="127.0.0.1:$((exporter_port + m - 1))" \
+    --database="OVN_Northbound=$c/nb.ctl,$c/nb.sock" \
+    --database="OVN_Southbound=$c/sb.ctl,$c/sb.sock" 2>>"$dir/exporter-$m.log" &
+  echo $! >"$dir/exporter-$m.pid"
+}
+
+stop_pidfile() {
+  [ -f "$1" ] || return 0
+  kill "$(cat "$1")" 2>/dev/null || true
+  rm -f "$1"
+}
+
+stop_all() {
+  for f in "$dir"/exporter-*.pid "$dir"/prometheus.pid; do [ -e "$f" ] && stop_pidfile "$f"; done
+  cluster stop 2>/dev/null || true
+}
+
+start_prometheus() {
+  [ -x "$root/scripts/prometheus-demo.sh" ] || return 0
+  "$root/scripts/prometheus-demo.sh" start "$dir/prometheus" "$prometheus_port" \
+    "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)"
+}
+
+summary() {
+  say ""
+  say "== What each member's exporter sees (ovn-raft-report)"
+  "$build/exporter/ovn-raft-report" "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)" || true
+  if [ -x "$root/scripts/prometheus-demo.sh" ] && [ -f "$dir/prometheus.pid" ]; then
+    say ""
+    say "== The cluster's health as the recording rules compute it (Prometheus)"
+    "$root/scripts/prometheus-demo.sh" summary "$prometheus_port" || true
+  fi
+}
+
+urls() {
+  say ""
+  say "Exporters:  $(exporter_url 1)/metrics  $(exporter_url 2)/metrics  $(exporter_url 3)/metrics"
+  say "Status:     $(exporter_url 1)/status (parsed cluster/status as JSON)"
+  [ -f "$dir/prometheus.pid" ] && say "Prometheus: http://127.0.0.1:$prometheus_port (rules, alerts)"
+  say "Break it:   scripts/demo.sh break stale-member|member-down|leader-down|exporter-down|split"
+  say "Heal it:    scripts/demo.sh heal     Summary again: scripts/demo.sh summary"
+}
+
+start() {
+  bash "$root/scripts/install-deps.sh"
+  cmake -S "$root" -B "$build" -G Ninja >/dev/null
+  ninja -C "$build" ovn-raft-exporter ovn-raft-report >/dev/null
+  stop_all
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  say "Starting a 3-member OVN NB+SB Raft cluster on 127.0.0.1-3 (ports $raft_port, $((raft_port + 1)))..."
+  cluster start 3 "$raft_port" >"$dir/cluster.log" 2>&1
+  for m in 1 2 3; do start_exporter "$m"; done
+  start_prometheus
+  sleep 1
+  summary
+  urls
+}
+
+break_it() {
+  case "${1:-}" in
+    stale-member)
+      say "Restarting member 3 with a fresh database: it rejoins under a new ID, the old ID stays."
+      cluster restart-fresh 3 ;;
+    member-down) say "Killing member 2's ovsdb-servers."; cluster kill 2 ;;
+    leader-down)
+      local l
+      l=$(cluster leader nb)
+      say "Killing the NB leader, member $l."
+      cluster kill "$l" nb ;;
+    exporter-down) say "Stopping member 2's exporter; its database stays up."; stop_pidfile "$dir/exporter-2.pid" ;;
+    split)
+      say "Re-creating member 3 as a new single-member cluster (a cluster ID split)."
+      cluster split 3 ;;
+    *) say "break what? stale-member | member-down | leader-down | exporter-down | split"; exit 2 ;;
+  esac
+  say "Alerts count their condition for a while before firing; watch: scripts/demo.sh summary"
+}
+
+heal() {
+  say "Rebuilding a healthy cluster..."
+  for f in "$dir"/exporter-*.pid; do [ -e "$f" ] && stop_pidfile "$f"; done
+  cluster stop
+  rm -rf "$dir/cluster"
+  cluster start 3 "$raft_port" >"$dir/cluster.log" 2>&1
+  for m in 1 2 3; do start_exporter "$m"; done
+  sleep 1
+  summary
+}
+
+case "${1:-}" in
+  "")
+    start
+    trap 'say ""; say "Stopping the demo."; stop_all; exit 0' INT TERM
+    say ""
+    say "Running. Press Ctrl-C to stop."
+    while sleep 3600; do :; done ;;
+  --once) start; stop_all ;;
+  summary) summary ;;
+  break) break_it "${2:-}" ;;
+  heal) heal ;;
+  stop) stop_all ;;
+  *) say "usage: scripts/demo.sh [--once|summary|break SCENARIO|heal|stop]"; exit 2 ;;
+esac
