@@ -26,6 +26,9 @@ const FlagSpec kFlags[] = {
     {"timeout", "Deadline for reading one database, e.g. 2s, 500ms (default 2s)."},
     {"min-interval", "Reuse a reading younger than this; 0 reads on every scrape (default 1s)."},
     {"max-reply-size", "Largest reply accepted from ovsdb-server, in bytes (default 8388608)."},
+    {"expected-members",
+     "Members each cluster should have, e.g. the ovn-central replicas; exported as "
+     "ovn_raft_expected_members for the too-many/too-few alerts (default: unset)."},
     {"log.level", "debug, info, warn or error (default info)."},
 };
 
@@ -73,6 +76,10 @@ std::string Apply(Config& c, const std::string& flag, const std::string& value) 
     const auto n = ParseUint(value);
     if (!n || *n < 1024) return "expected a number of bytes >= 1024, got \"" + value + "\"";
     c.max_reply_bytes = *n;
+  } else if (flag == "expected-members") {
+    const auto n = ParseUint(value);
+    if (!n || *n > 99) return "expected a number of members from 0 to 99, got \"" + value + "\"";
+    c.expected_members = static_cast<int>(*n);
   } else if (flag == "log.level") {
     const auto level = ParseLogLevel(value);
     if (!level) return "expected debug, info, warn or error, got \"" + value + "\"";

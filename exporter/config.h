@@ -28,6 +28,7 @@ struct Config {
   std::chrono::milliseconds timeout{2000};
   std::chrono::milliseconds min_interval{1000};
   std::size_t max_reply_bytes = 8u << 20;
+  int expected_members = 0;  // 0: not set (the rules then use kube-state-metrics)
   LogLevel log_level = LogLevel::kInfo;
 };
 

@@ -15,8 +15,9 @@ namespace ovn_raft {
 
 class RaftCollector : public prometheus::Collectable {
  public:
-  RaftCollector(ReadCoordinator& coordinator, std::chrono::milliseconds timeout)
-      : coordinator_(coordinator), timeout_(timeout) {}
+  RaftCollector(ReadCoordinator& coordinator, std::chrono::milliseconds timeout,
+                int expected_members = 0)
+      : coordinator_(coordinator), timeout_(timeout), expected_members_(expected_members) {}
 
   std::vector<prometheus::MetricFamily> Collect() const override { return CollectWithin(timeout_); }
   // As Collect(), with a tighter read deadline (from the scraper's own timeout).
@@ -25,6 +26,7 @@ class RaftCollector : public prometheus::Collectable {
  private:
   ReadCoordinator& coordinator_;
   std::chrono::milliseconds timeout_;
+  int expected_members_;
 };
 
 }  // namespace ovn_raft

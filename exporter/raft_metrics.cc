@@ -26,8 +26,13 @@ class RaftMetrics {
  public:
   RaftMetrics(const Snapshot& snapshot) : now_ms_(ToMs(snapshot.taken_at)) {}
 
-  void Database(const DatabaseReading& r) {
+  void Database(const DatabaseReading& r, int expected_members) {
     const Labels db{{"db", r.target.name}};
+    if (expected_members > 0) {
+      b_.Gauge("ovn_raft_expected_members",
+               "Members the operator expects in this cluster (--expected-members).", db,
+               expected_members);
+    }
     b_.Gauge("ovn_raft_up", "1 when this database's Raft status was read and parsed.", db,
              Bool(r.up()));
     b_.Gauge("ovn_raft_scrape_duration_seconds", "Time spent reading this database.", db,
@@ -252,9 +257,9 @@ class RaftMetrics {
 
 std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
                                                        const ReadCoordinator::ErrorCounts& errors,
-                                                       std::uint64_t rounds) {
+                                                       std::uint64_t rounds, int expected_members) {
   RaftMetrics m(snapshot);
-  for (const auto& db : snapshot.databases) m.Database(db);
+  for (const auto& db : snapshot.databases) m.Database(db, expected_members);
   m.Errors(errors);
   m.Rounds(rounds);
   return m.Take();

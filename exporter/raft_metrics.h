@@ -12,9 +12,11 @@
 
 namespace ovn_raft {
 
-// `errors` and `rounds` are the cumulative counters kept by the ReadCoordinator.
+// `errors` and `rounds` are the cumulative counters kept by the ReadCoordinator;
+// `expected_members` (0: unset) is the operator's --expected-members.
 std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
                                                        const ReadCoordinator::ErrorCounts& errors,
-                                                       std::uint64_t rounds);
+                                                       std::uint64_t rounds,
+                                                       int expected_members = 0);
 
 }  // namespace ovn_raft

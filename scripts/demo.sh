@@ -30,7 +30,8 @@ start_exporter() { # member
   local m=$1 c="$dir/cluster/m$1"
   "$bin" --web.listen-address="127.0.0.1:$((exporter_port + m - 1))" \
     --database="OVN_Northbound=$c/nb.ctl,$c/nb.sock" \
-    --database="OVN_Southbound=$c/sb.ctl,$c/sb.sock" 2>>"$dir/exporter-$m.log" &
+    --database="OVN_Southbound=$c/sb.ctl,$c/sb.sock" --expected-members=3 \
+    2>>"$dir/exporter-$m.log" &
   echo $! >"$dir/exporter-$m.pid"
 }
 

@@ -19,6 +19,11 @@ step "format"
 files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find parsers exporter tests -name '*.cc' -o -name '*.h')
 clang-format --dry-run --Werror $files
 
+step "rules: promtool check and test"
+python3 alerts/tests/make_tests.py --check
+promtool check rules alerts/*.yaml
+(cd alerts/tests && promtool test rules ovn-raft-test.yaml)
+
 step "unit and integration tests"
 passed=0
 failed=0

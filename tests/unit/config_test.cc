@@ -46,15 +46,17 @@ TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
 }
 
 TEST(ConfigTest, FlagsInBothForms) {
-  const auto r = Parse({"--web.listen-address=127.0.0.1:9999", "--web.telemetry-path", "/m",
-                        "--timeout=500ms", "--min-interval=0", "--log.level=debug",
-                        "--database=OVN_IC_Northbound=/run/ic.ctl,/run/ic.sock"});
+  const auto r =
+      Parse({"--web.listen-address=127.0.0.1:9999", "--web.telemetry-path", "/m", "--timeout=500ms",
+             "--min-interval=0", "--log.level=debug",
+             "--database=OVN_IC_Northbound=/run/ic.ctl,/run/ic.sock", "--expected-members=3"});
   ASSERT_TRUE(r.config.has_value()) << r.error;
   EXPECT_EQ(r.config->listen_address, "127.0.0.1:9999");
   EXPECT_EQ(r.config->telemetry_path, "/m");
   EXPECT_EQ(r.config->timeout, std::chrono::milliseconds(500));
   EXPECT_EQ(r.config->min_interval, std::chrono::milliseconds(0));
   EXPECT_EQ(r.config->log_level, LogLevel::kDebug);
+  EXPECT_EQ(r.config->expected_members, 3);
   ASSERT_EQ(r.config->databases.size(), 1u);  // given once, it replaces the defaults
   EXPECT_EQ(r.config->databases[0].name, "OVN_IC_Northbound");
   EXPECT_EQ(r.config->databases[0].sock_path, "/run/ic.sock");
@@ -83,6 +85,7 @@ TEST(ConfigTest, ClearErrors) {
       {{"--database=justaname"}, "NAME=CTL"},
       {{"--database=A=/a", "--database=A=/b"}, "given twice"},
       {{"--log.level=loud"}, "debug, info"},
+      {{"--expected-members=three"}, "number of members"},
       {{"--web.telemetry-path=metrics"}, "start with /"},
       {{"--timeout"}, "needs a value"},
       {{"stray"}, "unexpected argument"},

@@ -66,6 +66,10 @@ TEST(RaftMetricsTest, LeaderFacts) {
   EXPECT_EQ(m.Value("ovn_raft_database_index", db), 42);
   EXPECT_EQ(m.Value("ovn_raft_exporter_read_rounds_total"), 7);
   EXPECT_FALSE(m.Value("ovn_raft_election_timer_target_seconds").has_value());
+  EXPECT_FALSE(m.Value("ovn_raft_expected_members").has_value());  // unset
+  const Exposition with_expected(
+      prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, {}, 7, 3)));
+  EXPECT_EQ(with_expected.Value("ovn_raft_expected_members", db), 3);
   EXPECT_EQ(m.All("ovn_raft_member_change_info").size(), 0u);
 }
 

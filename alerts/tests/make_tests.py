@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Writes ovn-raft-test.yaml, the `promtool test rules` cases of alerts/.
+
+Each scenario describes members as their exporters would report them, minute by minute; this
+script turns them into the series the exporter serves (ovn_raft_server_info, view_info,
+member_info, role, ...). The expectations are written here by hand, per scenario.
+Run it after changing a scenario; scripts/test.sh fails when the YAML is out of date.
+"""
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+MINUTES = 75  # points 0..MINUTES at a 1m interval
+NS, NB, CID = "kube-system", "OVN_Northbound", "c1a0"
+
+
+class Member:
+    def __init__(self, sid, ip, view, role="follower", leader="a1a1", present=None, **kw):
+        self.sid, self.ip, self.view, self.role, self.leader = sid, ip, view, role, leader
+        self.present = present or (lambda t: True)
+        self.cid = kw.get("cid", CID)
+        self.instance = kw.get("instance", f"{ip}:10476")
+        self.connected = kw.get("connected", 1)
+        self.term = kw.get("term", lambda t: 1)
+        self.status = kw.get("status", "cluster_member")
+        self.expected = kw.get("expected", 3)
+        self.ages = kw.get("ages", {})  # member -> function(t) of last-message age, leader only
+        self.match_lag = kw.get("match_lag", {})  # member -> entries behind, leader only
+        self.uncommitted = kw.get("uncommitted", lambda t: 0)
+        self.warnings = kw.get("warnings", 0)
+        self.scrape_up = kw.get("scrape_up", lambda t: 1)
+
+
+def view_hash(view):
+    text = "".join(f"{i}=tcp:{ip}:6643\n" for i, ip in sorted(view))
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def labels(d):
+    return "{" + ",".join(f'{k}="{v}"' for k, v in d.items()) + "}"
+
+
+def member_series(m):
+    """(series, value function of t) pairs for one member."""
+    base = {"namespace": NS, "instance": m.instance, "job": "ovn-raft-exporter", "db": NB}
+    ident = dict(base, cluster_id=m.cid, server_id=m.sid)
+    out = [
+        ("up" + labels({k: base[k] for k in ("namespace", "instance", "job")}), m.scrape_up, True),
+        ("ovn_raft_up" + labels(base), lambda t: 1, False),
+        ("ovn_raft_server_info" + labels(dict(base, cluster_id=m.cid, server_id=m.sid,
+                                               address=f"tcp:{m.ip}:6643", host=m.ip)), lambda t: 1, False),
+        ("ovn_raft_view_info" + labels(dict(ident, view_hash=view_hash(m.view))), lambda t: 1, False),
+        ("ovn_raft_has_leader" + labels(base), lambda t: 0 if m.leader is None else 1, False),
+        ("ovn_raft_connected" + labels(base), lambda t: m.connected, False),
+        ("ovn_raft_quorum_size" + labels(base), lambda t: len(m.view) // 2 + 1 if m.view else 0, False),
+        ("ovn_raft_members" + labels(base), lambda t: len(m.view), False),
+        ("ovn_raft_term" + labels(base), m.term, False),
+        ("ovn_raft_election_timer_seconds" + labels(base), lambda t: 1, False),
+        ("ovn_raft_log_next_index" + labels(base), lambda t: 5001, False),
+        ("ovn_raft_log_entries_uncommitted" + labels(base), m.uncommitted, False),
+        ("ovn_raft_log_entries_unapplied" + labels(base), lambda t: 0, False),
+        ("ovn_raft_parse_warnings" + labels(base), lambda t: m.warnings, False),
+    ]
+    if m.expected:
+        out.append(("ovn_raft_expected_members" + labels(base), lambda t: m.expected, False))
+    for role in ("leader", "candidate", "follower"):
+        out.append(("ovn_raft_role" + labels(dict(base, role=role)),
+                    (lambda r: lambda t: 1 if m.role == r else 0)(role), False))
+    for status in ("cluster_member", "joining", "disconnected"):
+        out.append(("ovn_raft_status" + labels(dict(base, status=status)),
+                    (lambda s: lambda t: 1 if m.status == s else 0)(status), False))
+    if m.leader:
+        out.append(("ovn_raft_leader_info" + labels(dict(base, leader_id=m.leader)), lambda t: 1, False))
+    for mid, ip in m.view:
+        out.append(("ovn_raft_member_info" + labels(dict(ident, member_id=mid, address=f"tcp:{ip}:6643",
+                                                          host=ip)), lambda t: 1, False))
+        member = dict(base, server_id=m.sid, member_id=mid)
+        if m.role == "leader":
+            lag = m.match_lag.get(mid, 1)
+            out.append(("ovn_raft_member_match_index" + labels(member), (lambda l: lambda t: 5000 - l)(lag) if mid != m.sid else (lambda t: 5000), False))
+            if mid != m.sid:
+                age = m.ages.get(mid, lambda t: 0.2)
+                out.append(("ovn_raft_member_last_message_age_seconds" + labels(member), age, False))
+    return out
+
+
+def input_series(members):
+    """Merges the members' series; a member absent at t leaves its series absent at t."""
+    merged = {}
+    for m in members:
+        for name, value, always in member_series(m):
+            points = merged.setdefault(name, [None] * (MINUTES + 1))
+            for t in range(MINUTES + 1):
+                if always or m.present(t):
+                    points[t] = value(t)
+    # Where a series ends, Prometheus writes a staleness marker (the scrape no longer has it, or
+    # failed): the old series then stops matching at once instead of lingering 5 minutes.
+    def point(pts, t):
+        if pts[t] is not None:
+            return f"{pts[t]:g}"
+        return "stale" if t > 0 and pts[t - 1] is not None else "_"
+    return [{"series": name, "values": " ".join(point(pts, t) for t in range(len(pts)))}
+            for name, pts in merged.items()]
+
+
+A, B, C = ("a1a1", "10.0.0.1"), ("b2b2", "10.0.0.2"), ("c3c3", "10.0.0.3")
+VIEW = [A, B, C]
+ALL_ALERTS = [
+    "OVNRaftExporterDown", "OVNRaftDatabaseUnreadable", "OVNRaftNoLeader", "OVNRaftMultipleLeaders",
+    "OVNRaftLeaderDisagreement", "OVNRaftClusterIDSplit", "OVNRaftMembershipViewsDisagree",
+    "OVNRaftNoMajorityView", "OVNRaftQuorumLost", "OVNRaftQuorumAtRisk", "OVNRaftStaleMember",
+    "OVNRaftMemberNotReporting", "OVNRaftHostClaimedByMultipleIDs", "OVNRaftTooManyMembers",
+    "OVNRaftTooFewMembers", "OVNRaftFrequentElections", "OVNRaftMemberStuckJoining",
+    "OVNRaftMemberDisconnected", "OVNRaftFollowerLagging", "OVNRaftCommitBacklogGrowing",
+    "OVNRaftApplyBacklogGrowing", "OVNRaftStatusNotUnderstood",
+]
+CLUSTER = {"namespace": NS, "db": NB, "cluster_id": CID}
+
+
+def healthy(**kw):
+    return [Member(*A, VIEW, role="leader", **kw.get("a", {})), Member(*B, VIEW, **kw.get("b", {})),
+            Member(*C, VIEW, **kw.get("c", {}))]
+
+
+def render(template, lbls, value, queries):
+    """The subset of Go templates the alerts use: labels, value, an if/else on db, query."""
+    text = template.replace('{{ if eq $labels.db "OVN_Southbound" }}ovnsb_db{{ else }}ovnnb_db{{ end }}',
+                            "ovnsb_db" if lbls.get("db") == "OVN_Southbound" else "ovnnb_db")
+    while "{{ with printf" in text:
+        start = text.index("{{ with printf")
+        end = text.index("{{ end }}", start) + len("{{ end }}")
+        text = text[:start] + f"{queries.pop(0):g}" + text[end:]
+    text = text.replace("{{ $value }}", f"{value:g}")
+    for k, v in lbls.items():
+        text = text.replace("{{ $labels." + k + " }}", v)
+    return text
+
+
+def alerts_at(t, firing, silent=ALL_ALERTS):
+    """Expect exactly `firing` at t, nothing else. `firing` maps an alert name to
+    (labels, value[, values of the template's queries]) tuples."""
+    out = []
+    for name in silent:
+        exp = []
+        for lbls, value, *queries in firing.get(name, []):
+            annotations = {k: render(v, lbls, value, list(queries[0]) if queries else [])
+                           for k, v in ANNOTATIONS[name].items()}
+            exp.append({"exp_labels": dict(lbls, severity=SEVERITY[name]), "exp_annotations": annotations})
+        out.append({"eval_time": f"{t}m", "alertname": name, "exp_alerts": exp})
+    for name in firing:
+        assert name in silent, name
+    return out
+
+
+def rule(t, expr, samples):
+    return {"expr": expr, "eval_time": f"{t}m",
+            "exp_samples": [{"labels": l, "value": v} for l, v in samples]}
+
+
+def cluster(record, extra=None):
+    return record + labels(dict(CLUSTER, **(extra or {})))
+
+
+SEVERITY = {}
+ANNOTATIONS = {}
+
+
+def scenarios():
+    gone5 = lambda t: t < 5
+    back = lambda t: t >= 5
+    # 1. Healthy: every recording rule at its resting value, no alert.
+    yield "healthy", healthy(), [
+        rule(30, "ovn_raft_cluster:reporters:count", [(cluster("ovn_raft_cluster:reporters:count"), 3)]),
+        rule(30, "ovn_raft_cluster:views_agree:bool", [(cluster("ovn_raft_cluster:views_agree:bool"), 1)]),
+        rule(30, "ovn_raft_cluster:majority_view:bool", [(cluster("ovn_raft_cluster:majority_view:bool"), 1)]),
+        rule(30, "ovn_raft_cluster:members_union:count", [(cluster("ovn_raft_cluster:members_union:count"), 3)]),
+        rule(30, "ovn_raft_cluster_member:silent:named_by", []),
+        rule(30, "ovn_raft_cluster:conflicting_hosts:count", [(cluster("ovn_raft_cluster:conflicting_hosts:count"), 0)]),
+        rule(30, "ovn_raft_cluster:leaders:count", [(cluster("ovn_raft_cluster:leaders:count"), 1)]),
+        rule(30, "ovn_raft_cluster:leader_ids:count", [(cluster("ovn_raft_cluster:leader_ids:count"), 1)]),
+        rule(30, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 3)]),
+        rule(30, "ovn_raft_cluster:quorum:size", [(cluster("ovn_raft_cluster:quorum:size"), 2)]),
+        rule(30, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), 1)]),
+        rule(30, "ovn_raft_cluster:members_vs_expected:diff", [(cluster("ovn_raft_cluster:members_vs_expected:diff"), 0)]),
+        rule(30, "ovn_raft_cluster:term:spread", [(cluster("ovn_raft_cluster:term:spread"), 0)]),
+        rule(30, "ovn_raft_cluster_reporter:majority_view:bool",
+             [(cluster("ovn_raft_cluster_reporter:majority_view:bool", {"server_id": s}), 1) for s in ("a1a1", "b2b2", "c3c3")]),
+    ] + alerts_at(30, {})
+
+    # 2. Member 3 restarted with a fresh database: new ID d4d4 at 10.0.0.3, old c3c3 stays.
+    stale_view = VIEW + [("d4d4", "10.0.0.3")]
+    old_age = lambda t: 60.0 * t + 30
+    members = [Member(*A, stale_view, role="leader", ages={"c3c3": old_age}),
+               Member(*B, stale_view), Member("d4d4", "10.0.0.3", stale_view, instance="10.0.0.3:10476")]
+    yield "fresh restart leaves a stale ID", members, [
+        rule(20, "ovn_raft_cluster_member:stale_suspect:named_by",
+             [(cluster("ovn_raft_cluster_member:stale_suspect:named_by",
+                       {"member_id": "c3c3", "host": "10.0.0.3", "address": "tcp:10.0.0.3:6643"}), 3)]),
+        rule(20, "ovn_raft_cluster_host:member_ids:count > 1",
+             [(cluster("ovn_raft_cluster_host:member_ids:count", {"host": "10.0.0.3"}), 2)]),
+        rule(20, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), 0)]),
+        rule(20, "ovn_raft_cluster:members_vs_expected:diff", [(cluster("ovn_raft_cluster:members_vs_expected:diff"), 1)]),
+    ] + alerts_at(5, {}) + alerts_at(20, {
+        "OVNRaftStaleMember": [(dict(CLUSTER, member_id="c3c3", host="10.0.0.3", address="tcp:10.0.0.3:6643"), 3)],
+        "OVNRaftHostClaimedByMultipleIDs": [(dict(CLUSTER, host="10.0.0.3"), 2)],
+        "OVNRaftTooManyMembers": [(CLUSTER, 1)],
+        "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
+    })
+
+    # 3. The leader dies at 5m: b2b2 leads in term 2 and sees a1a1 fall silent.
+    a_age = lambda t: max(0.2, 60.0 * (t - 5))
+    members = [Member(*A, VIEW, role="leader", present=gone5),
+               Member(*B, VIEW, role="follower", present=gone5), Member(*C, VIEW, present=gone5),
+               Member(*B, VIEW, role="leader", leader="b2b2", present=back, term=lambda t: 2, ages={"a1a1": a_age}),
+               Member(*C, VIEW, leader="b2b2", present=back, term=lambda t: 2)]
+    members[0].scrape_up = lambda t: 1 if t < 5 else 0
+    yield "leader killed", members, [
+        rule(30, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 2)]),
+        rule(30, "ovn_raft_cluster_member:silent:named_by",
+             [(cluster("ovn_raft_cluster_member:silent:named_by", {"member_id": "a1a1"}), 2)]),
+    ] + alerts_at(30, {
+        "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
+        "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="a1a1"), 2)],
+        "OVNRaftExporterDown": [({"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter"}, 0)],
+    })
+
+    # 4. Two members die at 5m: the survivor is a disconnected candidate.
+    members = [Member(*A, VIEW, role="leader", present=gone5), Member(*B, VIEW, present=gone5),
+               Member(*C, VIEW, present=gone5),
+               Member(*A, VIEW, role="candidate", leader=None, connected=0, present=back,
+                      status="disconnected", term=lambda t: 1 + min(t, 20))]
+    yield "two members killed", members, [
+        rule(30, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), -2)]),
+    ] + alerts_at(30, {
+        "OVNRaftQuorumLost": [(CLUSTER, -2, [0, 2])],
+        "OVNRaftNoLeader": [(CLUSTER, 0)],
+        "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="b2b2"), 1), (dict(CLUSTER, member_id="c3c3"), 1)],
+        "OVNRaftMemberDisconnected": [({"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter",
+                                        "db": NB, "status": "disconnected"}, 1)],
+        # Alerts may see the recording group's current or previous evaluation (groups run
+        # concurrently), so changing inputs level off before the checked time: term 1 -> 21.
+        "OVNRaftFrequentElections": [(CLUSTER, 20)],
+    })
+
+    # 5. Member 2's exporter stops at 5m; its database is fine and the leader still hears it.
+    members = healthy(b={"present": gone5, "scrape_up": lambda t: 1 if t < 5 else 0})
+    yield "exporter down, database fine", members, [
+        rule(30, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 3)]),
+    ] + alerts_at(30, {
+        "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="b2b2"), 2)],
+        "OVNRaftExporterDown": [({"namespace": NS, "instance": "10.0.0.2:10476", "job": "ovn-raft-exporter"}, 0)],
+    })
+
+    # 6. Member 3 re-created at 5m as a single-member cluster of its own.
+    members = [Member(*A, VIEW, role="leader", ages={"c3c3": a_age}), Member(*B, VIEW),
+               Member(*C, VIEW, present=gone5),
+               Member("e5e5", "10.0.0.3", [("e5e5", "10.0.0.3")], role="leader", leader="e5e5", cid="f9f9",
+                      instance="10.0.0.3:10476", present=back)]
+    yield "cluster ID split", members, alerts_at(30, {
+        "OVNRaftClusterIDSplit": [({"namespace": NS, "db": NB}, 2)],
+        "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="c3c3"), 2)],
+        # The split-off member is a cluster of one: it tolerates no failure either.
+        "OVNRaftQuorumAtRisk": [(CLUSTER, 0), ({"namespace": NS, "db": NB, "cluster_id": "f9f9"}, 0)],
+        "OVNRaftTooFewMembers": [({"namespace": NS, "db": NB, "cluster_id": "f9f9"}, -2)],
+    })
+
+    # 7. Rolling restart: each member away 2 minutes, 10 minutes apart; leadership moves.
+    away = lambda start: (lambda t: not (start <= t < start + 2))
+    members = [Member(*A, VIEW, role="leader", present=lambda t: t < 5),
+               Member(*A, VIEW, leader="b2b2", present=lambda t: t >= 7),
+               Member(*B, VIEW, present=lambda t: t < 5),
+               Member(*B, VIEW, role="leader", leader="b2b2", present=lambda t: 5 <= t < 15 or t >= 17,
+                      term=lambda t: 2, ages={"a1a1": lambda t: 60.0 * (t - 4) if 5 <= t < 7 else 0.2,
+                                              "c3c3": lambda t: 60.0 * (t - 24) if 25 <= t < 27 else 0.2}),
+               Member(*C, VIEW, leader="b2b2", present=lambda t: t >= 5 and away(25)(t), term=lambda t: 2)]
+    for m in members:
+        m.scrape_up = lambda t: 1
+    yield "rolling restart fires nothing", members, alerts_at(20, {}) + alerts_at(35, {})
+
+    # 8. One failed scrape of every member at 20m.
+    yield "failed scrape fires nothing", healthy(a={"present": lambda t: t != 20}, b={"present": lambda t: t != 20},
+                                                 c={"present": lambda t: t != 20}), alerts_at(21, {}) + alerts_at(30, {})
+
+    # 9. A lagging follower and a growing commit backlog on the leader.
+    yield "lag and backlog", healthy(a={"match_lag": {"c3c3": 2000}, "uncommitted": lambda t: 200 + 10 * min(t, 22)}), [
+        rule(20, "ovn_raft_cluster_member:replication_lag:entries{member_id=\"c3c3\"}",
+             [(cluster("ovn_raft_cluster_member:replication_lag:entries", {"member_id": "c3c3"}), 2000)]),
+    ] + alerts_at(25, {
+        "OVNRaftFollowerLagging": [(dict(CLUSTER, member_id="c3c3"), 2000)],
+        "OVNRaftCommitBacklogGrowing": [(CLUSTER, 420)],
+    })
+
+    # 10. Three different views: no majority; two leaders at once.
+    members = [Member(*A, VIEW, role="leader", leader="a1a1"),
+               Member(*B, VIEW + [("x9x9", "10.0.0.9")], role="leader", leader="b2b2", ages={"x9x9": lambda t: 0.2}),
+               Member(*C, [A, C], leader="a1a1")]
+    yield "no majority view, two leaders", members, alerts_at(20, {
+        "OVNRaftMembershipViewsDisagree": [(CLUSTER, 3)],
+        "OVNRaftNoMajorityView": [(CLUSTER, 0)],
+        "OVNRaftMultipleLeaders": [(CLUSTER, 2)],
+        "OVNRaftLeaderDisagreement": [(CLUSTER, 2)],
+        # Silent, and the cluster is larger than expected: a stale suspect, not "not reporting".
+        "OVNRaftStaleMember": [(dict(CLUSTER, member_id="x9x9", host="10.0.0.9", address="tcp:10.0.0.9:6643"), 1)],
+        "OVNRaftTooManyMembers": [(CLUSTER, 1)],
+    })
+
+    # 11. Fewer members than kube-state-metrics' replicas say (no --expected-members).
+    members = healthy(a={"expected": 0}, b={"expected": 0}, c={"expected": 0})
+    ksm = [{"series": "kube_deployment_spec_replicas" + labels({"namespace": NS, "deployment": "ovn-central"}),
+            "values": f"5+0x{MINUTES}"}]
+    yield "too few members per kube-state-metrics", members, [
+        rule(20, "ovn_raft_cluster:expected_members:count", [(cluster("ovn_raft_cluster:expected_members:count"), 5)]),
+    ] + alerts_at(20, {"OVNRaftTooFewMembers": [(CLUSTER, -2)]}), ksm
+
+    # 12. A member stuck joining; a member whose status lines the parser does not know.
+    members = healthy(c={"warnings": 2}) + [
+        Member("d4d4", "10.0.0.4", [], leader=None, status="joining", cid="", connected=0)]
+    yield "stuck joining, unknown lines", members, alerts_at(70, {
+        "OVNRaftMemberStuckJoining": [({"namespace": NS, "instance": "10.0.0.4:10476", "job": "ovn-raft-exporter",
+                                        "db": NB, "status": "joining"}, 1)],
+        "OVNRaftStatusNotUnderstood": [({"namespace": NS, "instance": "10.0.0.3:10476", "job": "ovn-raft-exporter",
+                                         "db": NB}, 2)],
+    })
+
+
+def main():
+    root = Path(__file__).resolve().parent
+    for line in (root.parent / "ovn-raft-alerts.yaml").read_text().splitlines():
+        line = line.strip()
+        if line.startswith("- alert: "):
+            name = line.split(": ", 1)[1]
+            ANNOTATIONS[name] = {}
+        elif line.startswith("severity: "):
+            SEVERITY[name] = line.split(": ", 1)[1]
+        elif line.split(":", 1)[0] in ("summary", "description", "runbook_url"):
+            key, value = line.split(": ", 1)
+            if value.startswith("'"):
+                value = value[1:-1].replace("''", "'")
+            ANNOTATIONS[name][key] = value
+    tests = []
+    for item in scenarios():
+        name, members, checks = item[:3]
+        series = input_series(members) + (item[3] if len(item) > 3 else [])
+        test = {"name": name, "interval": "1m", "input_series": series,
+                "alert_rule_test": [c for c in checks if "alertname" in c],
+                "promql_expr_test": [c for c in checks if "expr" in c]}
+        tests.append({k: v for k, v in test.items() if v})
+    doc = {"rule_files": ["../ovn-raft-rules.yaml", "../ovn-raft-alerts.yaml"],
+           "evaluation_interval": "1m", "tests": tests}
+    text = "# Generated by make_tests.py from its scenarios: edit those, then run it.\n" + json.dumps(doc, indent=1) + "\n"
+    out = root / "ovn-raft-test.yaml"
+    if "--check" in sys.argv:
+        sys.exit(0 if out.exists() and out.read_text() == text else "ovn-raft-test.yaml is out of date: run make_tests.py")
+    out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
