@@ -3,12 +3,15 @@
 #include <curl/curl.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "consensus.h"
 #include "member_report.h"
 
 namespace ovn_raft {
@@ -40,11 +43,57 @@ std::string FetchStatus(const std::string& base, std::string* error) {
 
 std::string Or(const std::string& s, const char* fallback) { return s.empty() ? fallback : s; }
 
+std::string Join(const std::set<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out.empty() ? "-" : out;
+}
+
+// Prints the analysis of one cluster; returns whether it is healthy.
+bool PrintConsensus(const std::string& db, const ClusterConsensus& c) {
+  const char* ctl = db == "OVN_Southbound" ? "ovnsb_db" : "ovnnb_db";
+  std::printf("  cluster %s: %zu reporting; views %s; majority view: %s\n", c.cluster_id.c_str(),
+              c.reporters.size(), c.all_agree ? "all agree" : "DISAGREE",
+              c.has_majority ? ("yes (" + Join(c.majority_reporters) + ")").c_str() : "NONE");
+  if (!c.minority_reporters.empty()) {
+    std::printf("    minority: %s\n", Join(c.minority_reporters).c_str());
+  }
+  std::printf(
+      "    members named: %zu%s; leaders: %d, followed: %s\n", c.union_members.size(),
+      c.expected_members ? (" (expected " + std::to_string(*c.expected_members) + ")").c_str() : "",
+      c.leaders, Join(c.leader_ids).c_str());
+  for (const auto& [id, n] : c.silent) {
+    std::printf("    not reporting: %s (named by %d)%s\n", id.c_str(), n,
+                c.stale_suspects.count(id) ? " STALE SUSPECT" : "");
+  }
+  for (const auto& [host, ids] : c.host_conflicts) {
+    std::printf("    host %s claimed by %s\n", host.c_str(), Join(ids).c_str());
+  }
+  for (const auto& [id, addresses] : c.address_disagreements) {
+    std::printf("    member %s seen at %s\n", id.c_str(), Join(addresses).c_str());
+  }
+  for (const auto& id : c.stale_suspects) {
+    std::printf(
+        "    to remove %s, from a healthy member: ovs-appctl -t /var/run/ovn/%s.ctl "
+        "cluster/kick %s %s\n",
+        id.c_str(), ctl, db.c_str(), id.c_str());
+  }
+  return c.all_agree && c.silent.empty() && c.host_conflicts.empty() && c.leaders == 1 &&
+         c.leader_ids.size() == 1 &&
+         (!c.expected_members || static_cast<int>(c.union_members.size()) == *c.expected_members);
+}
+
 }  // namespace
 
 int ReportCommand(int argc, char** argv) {
+  std::optional<int> expected;
+  if (argc >= 1 && std::string(argv[0]).rfind("--expected-members=", 0) == 0) {
+    expected = std::atoi(argv[0] + 19);
+    ++argv;
+    --argc;
+  }
   if (argc < 1) {
-    std::cerr << "usage: ovn-raft-report EXPORTER_URL...\n";
+    std::cerr << "usage: ovn-raft-report [--expected-members=N] EXPORTER_URL...\n";
     return 2;
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -66,7 +115,6 @@ int ReportCommand(int argc, char** argv) {
     std::printf("\n%s\n", db.c_str());
     std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s\n", "member", "address", "status",
                 "role", "term", "leader", "members", "connected");
-    std::set<std::string> leaders, views, clusters;
     for (const auto& m : members) {
       if (!m.up) {
         std::printf("  %-6s %s: %s\n", "?", m.source.c_str(), Or(m.error, "down").c_str());
@@ -77,19 +125,13 @@ int ReportCommand(int argc, char** argv) {
                   m.address.c_str(), m.status.c_str(), m.role.c_str(),
                   m.term ? std::to_string(*m.term).c_str() : "-", Or(m.leader, "-").c_str(),
                   m.view.size(), m.connected ? (*m.connected ? "yes" : "NO") : "-");
-      if (m.leader != "unknown") leaders.insert(m.leader);
-      clusters.insert(m.cluster_id);
-      std::string key;
-      for (const auto& [id, address] : m.view) key += id + "=" + address + ";";
-      views.insert(key);
     }
-    const bool agree = views.size() == 1 && leaders.size() == 1 && clusters.size() == 1;
-    std::printf("  leader: %s; views: %s; cluster IDs: %zu\n",
-                leaders.size() == 1 ? leaders.begin()->c_str()
-                : leaders.empty()   ? "NONE"
-                                    : "SEVERAL",
-                views.size() == 1 ? "all agree" : "DISAGREE", clusters.size());
-    healthy = healthy && agree;
+    const auto clusters = AnalyzeConsensus(members, expected);
+    if (clusters.size() > 1) {
+      std::printf("  CLUSTER ID SPLIT: %zu cluster IDs among the members\n", clusters.size());
+      healthy = false;
+    }
+    for (const auto& c : clusters) healthy = PrintConsensus(db, c) && healthy;
   }
   return healthy ? 0 : 1;
 }

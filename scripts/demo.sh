@@ -42,12 +42,12 @@ stop_pidfile() {
 }
 
 stop_all() {
-  for f in "$dir"/exporter-*.pid "$dir"/prometheus.pid; do [ -e "$f" ] && stop_pidfile "$f"; done
+  for f in "$dir"/exporter-*.pid; do [ -e "$f" ] && stop_pidfile "$f"; done
+  "$root/scripts/prometheus-demo.sh" stop "$dir/prometheus" 2>/dev/null || true
   cluster stop 2>/dev/null || true
 }
 
 start_prometheus() {
-  [ -x "$root/scripts/prometheus-demo.sh" ] || return 0
   "$root/scripts/prometheus-demo.sh" start "$dir/prometheus" "$prometheus_port" \
     "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)"
 }
@@ -55,8 +55,8 @@ start_prometheus() {
 summary() {
   say ""
   say "== What each member's exporter sees (ovn-raft-report)"
-  "$build/exporter/ovn-raft-report" "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)" || true
-  if [ -x "$root/scripts/prometheus-demo.sh" ] && [ -f "$dir/prometheus.pid" ]; then
+  "$build/exporter/ovn-raft-report" --expected-members=3 "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)" || true
+  if [ -f "$dir/prometheus/prometheus.pid" ]; then
     say ""
     say "== The cluster's health as the recording rules compute it (Prometheus)"
     "$root/scripts/prometheus-demo.sh" summary "$prometheus_port" || true
@@ -67,7 +67,7 @@ urls() {
   say ""
   say "Exporters:  $(exporter_url 1)/metrics  $(exporter_url 2)/metrics  $(exporter_url 3)/metrics"
   say "Status:     $(exporter_url 1)/status (parsed cluster/status as JSON)"
-  [ -f "$dir/prometheus.pid" ] && say "Prometheus: http://127.0.0.1:$prometheus_port (rules, alerts)"
+  say "Prometheus: http://127.0.0.1:$prometheus_port/alerts (rules evaluated every 2 s)"
   say "Break it:   scripts/demo.sh break stale-member|member-down|leader-down|exporter-down|split"
   say "Heal it:    scripts/demo.sh heal     Summary again: scripts/demo.sh summary"
 }
@@ -83,7 +83,12 @@ start() {
   cluster start 3 "$raft_port" >"$dir/cluster.log" 2>&1
   for m in 1 2 3; do start_exporter "$m"; done
   start_prometheus
-  sleep 1
+  # Wait for the first scrapes and rule evaluations.
+  for _ in $(seq 60); do
+    curl -s "http://127.0.0.1:$prometheus_port/api/v1/query?query=ovn_raft_cluster:reporters:count" |
+      grep -q '"value"' && break
+    sleep 0.5
+  done
   summary
   urls
 }

@@ -51,8 +51,8 @@ int FreePort() {
   return ntohs(addr.sin_port);
 }
 
-ExporterProcess::ExporterProcess(std::vector<std::string> args) {
-  port_ = FreePort();
+ExporterProcess::ExporterProcess(std::vector<std::string> args, int port) {
+  port_ = port ? port : FreePort();
   args.insert(args.begin(), "--web.listen-address=127.0.0.1:" + std::to_string(port_));
   args.insert(args.begin(), OVN_RAFT_EXPORTER_BINARY);
   log_ = "/tmp/ovn-raft-exporter-test-" + std::to_string(port_) + ".log";

@@ -24,7 +24,8 @@ int FreePort();
 
 class ExporterProcess {
  public:
-  explicit ExporterProcess(std::vector<std::string> args);  // waits until /healthz answers
+  // Waits until /healthz answers. `port` 0 picks a free one.
+  explicit ExporterProcess(std::vector<std::string> args, int port = 0);
   ~ExporterProcess();
   ExporterProcess(const ExporterProcess&) = delete;
   ExporterProcess& operator=(const ExporterProcess&) = delete;
@@ -34,6 +35,7 @@ class ExporterProcess {
   // Sends SIGTERM and returns the exit status (-1 when it did not exit within `timeout_ms`).
   int Terminate(int timeout_ms = 5000);
   const std::string& log_path() const { return log_; }
+  int port() const { return port_; }
 
  private:
   pid_t pid_ = -1;

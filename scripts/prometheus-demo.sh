@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# A real Prometheus (Debian's package) scraping exporters, with this repository's recording
+# rules and alerts, evaluated every 2 s so that the demo and the end-to-end test see changes fast.
+#
+#   prometheus-demo.sh start DIR PORT EXPORTER_URL...   start; pid in DIR/prometheus.pid
+#   prometheus-demo.sh stop DIR
+#   prometheus-demo.sh summary PORT                     the rules' verdicts and firing alerts
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+start() {
+  local dir=$1 port=$2
+  shift 2
+  mkdir -p "$dir/data"
+  local targets=""
+  for url in "$@"; do targets+="'${url#http://}', "; done
+  cat >"$dir/prometheus.yml" <<YAML
+global:
+  scrape_interval: 2s
+  scrape_timeout: 1s
+  evaluation_interval: 2s
+rule_files:
+  - $root/alerts/ovn-raft-rules.yaml
+  - $root/alerts/ovn-raft-alerts.yaml
+scrape_configs:
+  - job_name: ovn-raft-exporter
+    static_configs:
+      - targets: [${targets%, }]
+        labels:
+          namespace: demo
+YAML
+  prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
+    --web.listen-address="127.0.0.1:$port" --log.level=warn >>"$dir/prometheus.log" 2>&1 &
+  echo $! >"$dir/prometheus.pid"
+  for _ in $(seq 100); do
+    curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null && return 0
+    sleep 0.1
+  done
+  echo "prometheus did not start; see $dir/prometheus.log" >&2
+  return 1
+}
+
+query() { # port promql -> "labels value" lines
+  curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" |
+    jq -r '.data.result[] | "\(.metric | del(.__name__) | to_entries | map("\(.key)=\(.value)") | join(" ")) \(.value[1])"'
+}
+
+summary() {
+  local port=$1
+  echo "  per cluster (namespace, db, cluster_id):"
+  query "$port" 'ovn_raft_cluster:reporters:count' | sed 's/^/    reporters: /'
+  query "$port" 'ovn_raft_cluster:views_agree:bool' | sed 's/^/    views agree: /'
+  query "$port" 'ovn_raft_cluster:leaders:count' | sed 's/^/    leaders: /'
+  query "$port" 'ovn_raft_cluster:failure_tolerance:count' | sed 's/^/    failures tolerated: /'
+  query "$port" 'ovn_raft_cluster_member:silent:named_by' | sed 's/^/    not reporting (named by): /'
+  query "$port" 'ovn_raft_cluster_member:stale_suspect:named_by' | sed 's/^/    STALE SUSPECT (named by): /'
+  echo "  alerts:"
+  local alerts
+  alerts=$(query "$port" 'ALERTS' | sed -E 's/^.*alertname=([^ ]+).*alertstate=([^ ]+).*$/    \1 (\2)/' | sort -u)
+  echo "${alerts:-    none}"
+}
+
+case "${1:-}" in
+  start) start "$2" "$3" "${@:4}" ;;
+  stop) [ -f "$2/prometheus.pid" ] && kill "$(cat "$2/prometheus.pid")" 2>/dev/null; rm -f "$2/prometheus.pid" ;;
+  summary) summary "$2" ;;
+  *) echo "usage: prometheus-demo.sh start DIR PORT URL... | stop DIR | summary PORT" >&2; exit 2 ;;
+esac

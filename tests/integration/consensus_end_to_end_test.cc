@@ -1,0 +1,254 @@
+// End to end: a real Prometheus scrapes three real exporters beside a real 3-member NB+SB
+// cluster and evaluates alerts/. In every scenario the recording rules must reach the same
+// verdicts as the C++ reference analysis (exporter/consensus.cc) fed the members' /status, and
+// exactly the expected alerts must be pending or firing.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "consensus.h"
+#include "member_report.h"
+#include "raft_cluster.h"
+#include "support/exporter_process.h"
+#include "support/prometheus_client.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::ExporterProcess;
+using testing::PrometheusQuery;
+using testing::RaftCluster;
+
+// What both sides say about one cluster, in a form that compares and prints.
+struct Verdict {
+  int reporters = 0, union_members = 0, leaders = 0, leader_ids = 0;
+  bool agree = false, majority = false;
+  std::map<std::string, int> silent;
+  std::set<std::string> conflicting_hosts, suspects;
+  bool operator==(const Verdict& o) const {
+    return reporters == o.reporters && union_members == o.union_members && leaders == o.leaders &&
+           leader_ids == o.leader_ids && agree == o.agree && majority == o.majority &&
+           silent == o.silent && conflicting_hosts == o.conflicting_hosts && suspects == o.suspects;
+  }
+};
+using Verdicts = std::map<std::string, Verdict>;  // "db/cluster_id" -> verdict
+
+std::string Describe(const Verdicts& vs) {
+  std::ostringstream o;
+  for (const auto& [key, v] : vs) {
+    o << key << ": reporters=" << v.reporters << " agree=" << v.agree << " majority=" << v.majority
+      << " union=" << v.union_members << " leaders=" << v.leaders << " leader_ids=" << v.leader_ids
+      << " silent={";
+    for (const auto& [id, n] : v.silent) o << id << ":" << n << " ";
+    o << "} conflicts={";
+    for (const auto& h : v.conflicting_hosts) o << h << " ";
+    o << "} suspects={";
+    for (const auto& s : v.suspects) o << s << " ";
+    o << "}\n";
+  }
+  return o.str();
+}
+
+class EndToEnd {
+ public:
+  EndToEnd() : cluster_(3) {
+    for (int m = 1; m <= 3; ++m) StartExporter(m);
+    prometheus_port_ = testing::FreePort();
+    prometheus_dir_ = cluster_.dir() + "/prometheus";
+    std::string command = std::string(OVN_RAFT_SCRIPTS_DIR) + "/prometheus-demo.sh start " +
+                          prometheus_dir_ + " " + std::to_string(prometheus_port_);
+    for (const auto& e : exporters_) command += " " + e->Url("");
+    if (system(command.c_str()) != 0) throw std::runtime_error("prometheus did not start");
+  }
+  ~EndToEnd() {
+    const std::string stop =
+        std::string(OVN_RAFT_SCRIPTS_DIR) + "/prometheus-demo.sh stop " + prometheus_dir_;
+    if (system(stop.c_str()) != 0) perror("stop prometheus");
+  }
+
+  void StartExporter(int m, int port = 0) {
+    std::vector<std::string> args{"--min-interval=0", "--expected-members=3"};
+    for (const std::string db : {"nb", "sb"}) {
+      args.push_back("--database=" + RaftCluster::DbName(db) + "=" + cluster_.Ctl(m, db) + "," +
+                     cluster_.Sock(m, db));
+    }
+    auto e = std::make_unique<ExporterProcess>(args, port);
+    if (static_cast<int>(exporters_.size()) < m) {
+      exporters_.push_back(std::move(e));
+    } else {
+      exporters_[m - 1] = std::move(e);
+    }
+  }
+  void StopExporter(int m) {
+    exporters_[m - 1]->Terminate();
+    stopped_.insert(m);
+  }
+  void RestartExporter(int m) {
+    StartExporter(m, exporters_[m - 1]->port());
+    stopped_.erase(m);
+  }
+  RaftCluster& cluster() { return cluster_; }
+
+  Verdicts Reference() const {
+    std::map<std::string, std::vector<MemberReport>> by_db;
+    for (int m = 1; m <= 3; ++m) {
+      if (stopped_.count(m)) continue;
+      const auto r = exporters_[m - 1]->Get("/status");
+      for (auto& report : DecodeStatusJson(r.body, exporters_[m - 1]->Url(""))) {
+        by_db[report.db].push_back(std::move(report));
+      }
+    }
+    Verdicts out;
+    for (const auto& [db, members] : by_db) {
+      for (const auto& c : AnalyzeConsensus(members, 3)) {
+        Verdict& v = out[db + "/" + c.cluster_id];
+        v.reporters = static_cast<int>(c.reporters.size());
+        v.agree = c.all_agree;
+        v.majority = c.has_majority;
+        v.union_members = static_cast<int>(c.union_members.size());
+        v.silent = c.silent;
+        for (const auto& [host, ids] : c.host_conflicts) v.conflicting_hosts.insert(host);
+        v.suspects = c.stale_suspects;
+        v.leaders = c.leaders;
+        v.leader_ids = static_cast<int>(c.leader_ids.size());
+      }
+    }
+    return out;
+  }
+
+  Verdicts Rules() const {
+    Verdicts out;
+    auto each = [&](const std::string& q, auto apply) {
+      for (const auto& s : PrometheusQuery(prometheus_port_, q)) {
+        apply(out[s.labels.at("db") + "/" + s.labels.at("cluster_id")], s);
+      }
+    };
+    using S = testing::QuerySample;
+    each("ovn_raft_cluster:reporters:count",
+         [](Verdict& v, const S& s) { v.reporters = static_cast<int>(s.value); });
+    each("ovn_raft_cluster:views_agree:bool",
+         [](Verdict& v, const S& s) { v.agree = s.value == 1; });
+    each("ovn_raft_cluster:majority_view:bool",
+         [](Verdict& v, const S& s) { v.majority = s.value == 1; });
+    each("ovn_raft_cluster:members_union:count",
+         [](Verdict& v, const S& s) { v.union_members = static_cast<int>(s.value); });
+    each("ovn_raft_cluster_member:silent:named_by", [](Verdict& v, const S& s) {
+      v.silent[s.labels.at("member_id")] = static_cast<int>(s.value);
+    });
+    each("ovn_raft_cluster_host:member_ids:count > 1",
+         [](Verdict& v, const S& s) { v.conflicting_hosts.insert(s.labels.at("host")); });
+    each("ovn_raft_cluster_member:stale_suspect:named_by",
+         [](Verdict& v, const S& s) { v.suspects.insert(s.labels.at("member_id")); });
+    each("ovn_raft_cluster:leaders:count",
+         [](Verdict& v, const S& s) { v.leaders = static_cast<int>(s.value); });
+    each("ovn_raft_cluster:leader_ids:count",
+         [](Verdict& v, const S& s) { v.leader_ids = static_cast<int>(s.value); });
+    return out;
+  }
+
+  // Pending or firing alerts as "Name/db" ("Name/-" without a db label).
+  std::set<std::string> Alerts() const {
+    std::set<std::string> out;
+    for (const auto& s : PrometheusQuery(prometheus_port_, "ALERTS")) {
+      const auto db = s.labels.find("db");
+      out.insert(s.labels.at("alertname") + "/" + (db == s.labels.end() ? "-" : db->second));
+    }
+    return out;
+  }
+
+  // Waits until the rules agree with the reference and exactly `alerts` are active.
+  void ExpectConverges(const std::set<std::string>& alerts, const std::string& scenario) {
+    SCOPED_TRACE(scenario);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    Verdicts reference, rules;
+    std::set<std::string> active;
+    while (std::chrono::steady_clock::now() < deadline) {
+      reference = Reference();
+      rules = Rules();
+      active = Alerts();
+      if (!reference.empty() && reference == rules && active == alerts) return;
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+    }
+    EXPECT_EQ(Describe(rules), Describe(reference)) << "rules (left) vs reference (right)";
+    std::string got, want;
+    for (const auto& a : active) got += a + " ";
+    for (const auto& a : alerts) want += a + " ";
+    EXPECT_EQ(got, want) << "active alerts";
+  }
+
+ private:
+  RaftCluster cluster_;
+  std::vector<std::unique_ptr<ExporterProcess>> exporters_;
+  std::set<int> stopped_;
+  int prometheus_port_ = 0;
+  std::string prometheus_dir_;
+};
+
+std::set<std::string> Both(std::initializer_list<const char*> names) {
+  std::set<std::string> out;
+  for (const char* n : names) {
+    out.insert(std::string(n) + "/OVN_Northbound");
+    out.insert(std::string(n) + "/OVN_Southbound");
+  }
+  return out;
+}
+
+std::set<std::string> Union(std::set<std::string> a, const std::set<std::string>& b) {
+  a.insert(b.begin(), b.end());
+  return a;
+}
+
+int Follower(RaftCluster& c) { return c.Leader("nb") == 3 ? 2 : 3; }
+
+TEST(ConsensusEndToEndTest, HealthyThenFollowerKilledThenTwoKilled) {
+  EndToEnd e;
+  e.ExpectConverges({}, "healthy");
+  const int leader = e.cluster().Leader("nb");
+  const int follower = Follower(e.cluster());
+  e.cluster().Kill(follower);
+  e.ExpectConverges(
+      Both({"OVNRaftQuorumAtRisk", "OVNRaftMemberNotReporting", "OVNRaftDatabaseUnreadable"}),
+      "a follower killed");
+  e.cluster().Kill(leader);
+  e.ExpectConverges(Both({"OVNRaftQuorumLost", "OVNRaftNoLeader", "OVNRaftMemberNotReporting",
+                          "OVNRaftDatabaseUnreadable", "OVNRaftMemberDisconnected"}),
+                    "two members killed");
+}
+
+TEST(ConsensusEndToEndTest, LeaderKilled) {
+  EndToEnd e;
+  e.ExpectConverges({}, "healthy");
+  e.cluster().Kill(e.cluster().Leader("nb"));
+  e.ExpectConverges(
+      Both({"OVNRaftQuorumAtRisk", "OVNRaftMemberNotReporting", "OVNRaftDatabaseUnreadable"}),
+      "the leader killed");
+}
+
+TEST(ConsensusEndToEndTest, ExporterDownThenFreshRestart) {
+  EndToEnd e;
+  const int follower = Follower(e.cluster());
+  e.StopExporter(follower);
+  e.ExpectConverges(Union(Both({"OVNRaftMemberNotReporting"}), {"OVNRaftExporterDown/-"}),
+                    "an exporter down, its database fine");
+  e.RestartExporter(follower);
+  e.ExpectConverges({}, "the exporter back");
+  e.cluster().RestartFresh(follower);
+  e.ExpectConverges(Both({"OVNRaftStaleMember", "OVNRaftHostClaimedByMultipleIDs",
+                          "OVNRaftTooManyMembers", "OVNRaftQuorumAtRisk"}),
+                    "a member restarted with a fresh database at the same address");
+}
+
+TEST(ConsensusEndToEndTest, MemberRecreatedAsItsOwnCluster) {
+  EndToEnd e;
+  e.cluster().Split(Follower(e.cluster()));
+  e.ExpectConverges(Both({"OVNRaftClusterIDSplit", "OVNRaftMemberNotReporting",
+                          "OVNRaftQuorumAtRisk", "OVNRaftTooFewMembers"}),
+                    "a member re-created as a single-member cluster");
+}
+
+}  // namespace
+}  // namespace ovn_raft

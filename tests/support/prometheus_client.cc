@@ -1,0 +1,36 @@
+#include "prometheus_client.h"
+
+#include <curl/curl.h>
+#include <rapidjson/document.h>
+
+#include "exporter_process.h"
+
+namespace ovn_raft::testing {
+
+std::vector<QuerySample> PrometheusQuery(int port, const std::string& promql, std::string* error) {
+  std::vector<QuerySample> out;
+  CURL* curl = curl_easy_init();
+  char* escaped = curl_easy_escape(curl, promql.c_str(), static_cast<int>(promql.size()));
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(port) + "/api/v1/query?query=" + escaped;
+  curl_free(escaped);
+  curl_easy_cleanup(curl);
+  const HttpResult r = HttpGet(url);
+  rapidjson::Document d;
+  d.Parse(r.body.c_str());
+  if (r.status != 200 || d.HasParseError() || !d.IsObject() || !d.HasMember("data")) {
+    if (error) *error = "HTTP " + std::to_string(r.status) + ": " + r.body.substr(0, 300);
+    return out;
+  }
+  for (const auto& s : d["data"]["result"].GetArray()) {
+    QuerySample q;
+    for (const auto& l : s["metric"].GetObject()) {
+      q.labels[l.name.GetString()] = l.value.GetString();
+    }
+    q.value = std::stod(s["value"][1].GetString());
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+}  // namespace ovn_raft::testing
