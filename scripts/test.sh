@@ -22,6 +22,7 @@ clang-format --dry-run --Werror $files
 step "rules: promtool check and test"
 python3 alerts/tests/make_tests.py --check
 promtool check rules alerts/*.yaml
+python3 alerts/tests/lint_alerts.py
 (cd alerts/tests && promtool test rules ovn-raft-test.yaml)
 
 step "unit and integration tests"

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Checks the alerts against the monitoring-mixin conventions this project follows: one
+CamelCase prefix, a severity of critical|warning|info, a plain summary, a templated
+description, a runbook_url whose anchor is a section of RUNBOOK.md, and a `for:` on every
+alert whose condition can flap (all but the windowed ones)."""
+import re
+import sys
+from pathlib import Path
+
+root = Path(__file__).resolve().parents[2]
+runbook = {m.group(1).lower() for m in re.finditer(r"^## (\w+)$", (root / "RUNBOOK.md").read_text(), re.M)}
+alerts, current = [], None
+for line in (root / "alerts/ovn-raft-alerts.yaml").read_text().splitlines():
+    line = line.strip()
+    if line.startswith("- alert: "):
+        current = {"alert": line.split(": ", 1)[1]}
+        alerts.append(current)
+    elif current and ": " in line:
+        key, value = line.split(": ", 1)
+        current[key] = value.strip("'")
+errors = []
+for a in alerts:
+    name = a["alert"]
+    if not re.fullmatch(r"OVNRaft[A-Z][A-Za-z]+", name):
+        errors.append(f"{name}: not CamelCase with the OVNRaft prefix")
+    if a.get("severity") not in ("critical", "warning", "info"):
+        errors.append(f"{name}: severity {a.get('severity')}")
+    if "{{" in a.get("summary", "{{") or not a.get("summary"):
+        errors.append(f"{name}: summary must be plain text")
+    if "{{ $labels." not in a.get("description", ""):
+        errors.append(f"{name}: description must be templated")
+    anchor = a.get("runbook_url", "").rsplit("#", 1)[-1]
+    if anchor != name.lower() or anchor not in runbook:
+        errors.append(f"{name}: runbook_url #{anchor} has no RUNBOOK.md section")
+    if "for" not in a and "_over_time" not in a.get("expr", ""):
+        errors.append(f"{name}: no `for:`; a single evaluation must not fire it")
+if len(alerts) < 20:
+    errors.append(f"only {len(alerts)} alerts found")
+print("\n".join(errors) or f"{len(alerts)} alerts follow the conventions")
+sys.exit(1 if errors else 0)
