@@ -20,9 +20,10 @@ files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find parsers exporter tests -na
 clang-format --dry-run --Werror $files
 
 step "rules: promtool check and test"
-python3 alerts/tests/make_tests.py --check
+bash scripts/generate-mixin.sh --check
+/usr/bin/python3 alerts/tests/make_tests.py --check
 promtool check rules alerts/*.yaml
-python3 alerts/tests/lint_alerts.py
+/usr/bin/python3 alerts/tests/lint_alerts.py
 (cd alerts/tests && promtool test rules ovn-raft-test.yaml)
 
 step "unit and integration tests"

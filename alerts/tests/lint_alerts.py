@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Checks the alerts against the monitoring-mixin conventions this project follows: one
 CamelCase prefix, a severity of critical|warning|info, a plain summary, a templated
 description, a runbook_url whose anchor is a section of RUNBOOK.md, and a `for:` on every
@@ -7,17 +7,13 @@ import re
 import sys
 from pathlib import Path
 
+import yaml
+
 root = Path(__file__).resolve().parents[2]
 runbook = {m.group(1).lower() for m in re.finditer(r"^## (\w+)$", (root / "RUNBOOK.md").read_text(), re.M)}
-alerts, current = [], None
-for line in (root / "alerts/ovn-raft-alerts.yaml").read_text().splitlines():
-    line = line.strip()
-    if line.startswith("- alert: "):
-        current = {"alert": line.split(": ", 1)[1]}
-        alerts.append(current)
-    elif current and ": " in line:
-        key, value = line.split(": ", 1)
-        current[key] = value.strip("'")
+alerts = []
+for a in yaml.safe_load((root / "alerts/ovn-raft-alerts.yaml").read_text())["groups"][0]["rules"]:
+    alerts.append(dict(a, severity=a["labels"]["severity"], **a["annotations"]))
 errors = []
 for a in alerts:
     name = a["alert"]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Writes ovn-raft-test.yaml, the `promtool test rules` cases of alerts/.
 
 Each scenario describes members as their exporters would report them, minute by minute; this
@@ -9,6 +9,8 @@ Run it after changing a scenario; scripts/test.sh fails when the YAML is out of 
 import hashlib
 import json
 import sys
+
+import yaml
 from pathlib import Path
 
 MINUTES = 75  # points 0..MINUTES at a 1m interval
@@ -326,18 +328,9 @@ def scenarios():
 
 def main():
     root = Path(__file__).resolve().parent
-    for line in (root.parent / "ovn-raft-alerts.yaml").read_text().splitlines():
-        line = line.strip()
-        if line.startswith("- alert: "):
-            name = line.split(": ", 1)[1]
-            ANNOTATIONS[name] = {}
-        elif line.startswith("severity: "):
-            SEVERITY[name] = line.split(": ", 1)[1]
-        elif line.split(":", 1)[0] in ("summary", "description", "runbook_url"):
-            key, value = line.split(": ", 1)
-            if value.startswith("'"):
-                value = value[1:-1].replace("''", "'")
-            ANNOTATIONS[name][key] = value
+    for a in yaml.safe_load((root.parent / "ovn-raft-alerts.yaml").read_text())["groups"][0]["rules"]:
+        SEVERITY[a["alert"]] = a["labels"]["severity"]
+        ANNOTATIONS[a["alert"]] = a["annotations"]
     tests = []
     for item in scenarios():
         name, members, checks = item[:3]

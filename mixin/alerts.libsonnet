@@ -1,0 +1,253 @@
+// Alerts (see RUNBOOK.md). Expressions are templates over _config (mixin/config.libsonnet).
+{
+  prometheusAlerts+:: {
+    groups+: [
+      {
+        name: 'ovn-raft.alerts',
+        rules: [
+          {
+            alert: 'OVNRaftExporterDown',
+            expr: "up{%(exporterSelector)s} == 0" % $._config.labels,
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft exporter cannot be scraped.",
+              description: "Prometheus cannot scrape {{ $labels.instance }} (job {{ $labels.job }}) for 5 minutes: the Raft state of that member is unknown.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftExporterDown'),
+            },
+          },
+          {
+            alert: 'OVNRaftDatabaseUnreadable',
+            expr: "ovn_raft_up == 0" % $._config.labels,
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An exporter cannot read its ovsdb-server's Raft status.",
+              description: "{{ $labels.instance }} has not read the Raft status of {{ $labels.db }} for 5 minutes; see ovn_raft_exporter_errors_total and /status for the reason.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftDatabaseUnreadable'),
+            },
+          },
+          {
+            alert: 'OVNRaftNoLeader',
+            expr: "ovn_raft_cluster:has_leader:max == 0" % $._config.labels,
+            'for': '1m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "An OVN Raft cluster has no leader.",
+              description: "No member of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) knows a leader: the database accepts no writes.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftNoLeader'),
+            },
+          },
+          {
+            alert: 'OVNRaftMultipleLeaders',
+            expr: "ovn_raft_cluster:leaders:count > 1" % $._config.labels,
+            'for': '2m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "Several members of an OVN Raft cluster claim to lead.",
+              description: "{{ $value }} members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) report the leader role.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMultipleLeaders'),
+            },
+          },
+          {
+            alert: 'OVNRaftLeaderDisagreement',
+            expr: "ovn_raft_cluster:leader_ids:count > 1" % $._config.labels,
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "Members of an OVN Raft cluster follow different leaders.",
+              description: "Members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) name {{ $value }} different leaders.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftLeaderDisagreement'),
+            },
+          },
+          {
+            alert: 'OVNRaftClusterIDSplit',
+            expr: "count by (%(deploymentDb)s) (count by (%(cluster)s) (ovn_raft_server_info{cluster_id!=\"\"})) > 1" % $._config.labels,
+            'for': '5m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "Members of one OVN deployment belong to different Raft clusters.",
+              description: "Members of {{ $labels.db }} in {{ $labels.namespace }} report {{ $value }} different cluster IDs: at least one member was re-created as a cluster of its own.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftClusterIDSplit'),
+            },
+          },
+          {
+            alert: 'OVNRaftMembershipViewsDisagree',
+            expr: "ovn_raft_cluster:views:count > 1" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "Members of an OVN Raft cluster disagree on its membership.",
+              description: "Members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) hold {{ $value }} different membership views.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMembershipViewsDisagree'),
+            },
+          },
+          {
+            alert: 'OVNRaftNoMajorityView',
+            expr: "ovn_raft_cluster:majority_view:bool == 0" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "No membership view of an OVN Raft cluster is held by a majority.",
+              description: "No view of the membership of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is shared by a majority of its reporting members.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftNoMajorityView'),
+            },
+          },
+          {
+            alert: 'OVNRaftQuorumLost',
+            expr: "ovn_raft_cluster:failure_tolerance:count < 0" % $._config.labels,
+            'for': '1m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "An OVN Raft cluster has lost quorum.",
+              description: "Only {{ with printf `ovn_raft_cluster:live_members:count{namespace=\"%s\",db=\"%s\",cluster_id=\"%s\"}` $labels.namespace $labels.db $labels.cluster_id | query }}{{ . | first | value }}{{ end }} members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) are alive; the quorum is {{ with printf `ovn_raft_cluster:quorum:size{namespace=\"%s\",db=\"%s\",cluster_id=\"%s\"}` $labels.namespace $labels.db $labels.cluster_id | query }}{{ . | first | value }}{{ end }}.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftQuorumLost'),
+            },
+          },
+          {
+            alert: 'OVNRaftQuorumAtRisk',
+            expr: "ovn_raft_cluster:failure_tolerance:count == 0" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "One more member failure loses the quorum of an OVN Raft cluster.",
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) tolerates no further member failure: members are down, or stale IDs have raised the quorum.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftQuorumAtRisk'),
+            },
+          },
+          {
+            alert: 'OVNRaftStaleMember',
+            expr: "ovn_raft_cluster_member:stale_suspect:named_by > 0" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft cluster keeps a stale member ID.",
+              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is named by {{ $value }} members but never reports, and its host is claimed by another ID or the cluster is larger than expected. After checking the runbook, remove it from a healthy member: ovs-appctl -t /var/run/ovn/{{ if eq $labels.db \"OVN_Southbound\" }}ovnsb_db{{ else }}ovnnb_db{{ end }}.ctl cluster/kick {{ $labels.db }} {{ $labels.member_id }}",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftStaleMember'),
+            },
+          },
+          {
+            alert: 'OVNRaftMemberNotReporting',
+            expr: "ovn_raft_cluster_member:silent:named_by unless on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:named_by" % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "A member of an OVN Raft cluster does not report.",
+              description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is named by {{ $value }} members but no exporter reports it: the member or its exporter is down.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberNotReporting'),
+            },
+          },
+          {
+            alert: 'OVNRaftHostClaimedByMultipleIDs',
+            expr: "ovn_raft_cluster_host:member_ids:count > 1" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "Several member IDs of an OVN Raft cluster share one host.",
+              description: "Host {{ $labels.host }} is claimed by {{ $value }} member IDs of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}): a member rejoined with a fresh database and its old ID remains.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftHostClaimedByMultipleIDs'),
+            },
+          },
+          {
+            alert: 'OVNRaftTooManyMembers',
+            expr: "ovn_raft_cluster:members_vs_expected:diff > 0" % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft cluster has more members than expected.",
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) has {{ $value }} more members than expected; each raises the quorum.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftTooManyMembers'),
+            },
+          },
+          {
+            alert: 'OVNRaftTooFewMembers',
+            expr: "ovn_raft_cluster:members_vs_expected:diff < 0" % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft cluster has fewer members than expected.",
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) has {{ $value }} members fewer than expected.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftTooFewMembers'),
+            },
+          },
+          {
+            alert: 'OVNRaftFrequentElections',
+            expr: "max_over_time(ovn_raft_cluster:term:max[1h]) - min_over_time(ovn_raft_cluster:term:max[1h]) > 3" % $._config.labels,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft cluster holds elections often.",
+              description: "The term of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) rose by {{ $value }} in the last hour.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftFrequentElections'),
+            },
+          },
+          {
+            alert: 'OVNRaftMemberStuckJoining',
+            expr: "ovn_raft_status{status=\"joining\"} == 1" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member has been joining for long.",
+              description: "{{ $labels.instance }} has been joining {{ $labels.db }} for 10 minutes: its remotes are unreachable or its old ID at the same address is still in the cluster.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberStuckJoining'),
+            },
+          },
+          {
+            alert: 'OVNRaftMemberDisconnected',
+            expr: "ovn_raft_status{status=~\"disconnected|failed|leaving\"} == 1" % $._config.labels,
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member is cut off from its cluster.",
+              description: "{{ $labels.instance }} reports status {{ $labels.status }} for {{ $labels.db }} for 5 minutes.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberDisconnected'),
+            },
+          },
+          {
+            alert: 'OVNRaftFollowerLagging',
+            expr: "ovn_raft_cluster_member:replication_lag:entries > %(followerLagEntries)s" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft follower lags behind the leader.",
+              description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is {{ $value }} log entries behind the leader.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftFollowerLagging'),
+            },
+          },
+          {
+            alert: 'OVNRaftCommitBacklogGrowing',
+            expr: "ovn_raft_cluster:log_entries_uncommitted:max > 100 and deriv(ovn_raft_cluster:log_entries_uncommitted:max[10m]) > 0" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "Uncommitted OVN Raft log entries keep piling up.",
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) holds {{ $value }} uncommitted entries and the number grows.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftCommitBacklogGrowing'),
+            },
+          },
+          {
+            alert: 'OVNRaftApplyBacklogGrowing',
+            expr: "ovn_raft_cluster:log_entries_unapplied:max > 100 and deriv(ovn_raft_cluster:log_entries_unapplied:max[10m]) > 0" % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "Unapplied OVN Raft log entries keep piling up.",
+              description: "A member of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) holds {{ $value }} committed but unapplied entries and the number grows.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftApplyBacklogGrowing'),
+            },
+          },
+          {
+            alert: 'OVNRaftStatusNotUnderstood',
+            expr: "ovn_raft_parse_warnings > 0" % $._config.labels,
+            'for': '1h',
+            labels: { severity: 'info' },
+            annotations: {
+              summary: "The exporter meets cluster/status lines it does not understand.",
+              description: "{{ $labels.instance }} skips {{ $value }} lines of the cluster/status of {{ $labels.db }}; a newer OVS may print new facts. See /status and report it.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftStatusNotUnderstood'),
+            },
+          },
+        ],
+      },
+    ],
+  },
+}

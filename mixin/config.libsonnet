@@ -1,0 +1,37 @@
+// Settings of the OVN Raft mixin. Override in your own jsonnet:
+//   (import 'mixin.libsonnet') + { _config+:: { deploymentLabels: ['cluster', 'namespace'] } }
+{
+  _config+:: {
+    // Target labels that identify one deployment (one set of ovn-central pods). Add e.g.
+    // 'cluster' when one Prometheus watches several Kubernetes clusters.
+    deploymentLabels: ['namespace'],
+    // Labels that identify one exporter's series of one database, to join per-member gauges
+    // with ovn_raft_server_info.
+    memberLabels: ['instance', 'db'],
+    // Selects the exporters' scrape jobs, for OVNRaftExporterDown.
+    exporterSelector: 'job=~".*ovn-raft.*"',
+    // Expected members when --expected-members is not set: kube-state-metrics' replicas of
+    // Kube-OVN's ovn-central Deployment or ovn-kubernetes' ovnkube-db.
+    expectedReplicasSelector:
+      'kube_deployment_spec_replicas{deployment=~"ovn-central|ovnkube-db"}\n'
+      + '              or kube_statefulset_replicas{statefulset=~"ovn-central|ovnkube-db"}',
+    followerLagEntries: 1000,
+    backlogEntries: 100,
+    runbookURLPattern: 'https://github.com/ovn-raft-exporter/ovn-raft-exporter/blob/main/RUNBOOK.md#%s',
+
+    grafanaDashboardTags: ['ovn', 'ovn-raft'],
+    grafanaRefresh: '30s',
+
+    // Derived: the label lists the expressions use.
+    labels:: {
+      deployment: std.join(', ', $._config.deploymentLabels),
+      deploymentDb: std.join(', ', $._config.deploymentLabels + ['db']),
+      cluster: std.join(', ', $._config.deploymentLabels + ['db', 'cluster_id']),
+      member: std.join(', ', $._config.memberLabels),
+      exporterSelector: $._config.exporterSelector,
+      expectedReplicasSelector: $._config.expectedReplicasSelector,
+      followerLagEntries: $._config.followerLagEntries,
+      backlogEntries: $._config.backlogEntries,
+    },
+  },
+}
