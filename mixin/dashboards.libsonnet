@@ -1,1 +1,191 @@
-{ grafanaDashboards+:: {} }
+// Grafana dashboards: an overview of every OVN Raft cluster and a per-cluster detail view.
+// Plain JSON models (no grafonnet), so nothing but jsonnet is needed to build them.
+local ds = { type: 'prometheus', uid: '${datasource}' };
+
+// A query. `mayBeEmpty`: no data is normal in a healthy cluster (tests/ honour it).
+local q(expr, legend='', instant=false, mayBeEmpty=false) = {
+  datasource: ds,
+  expr: expr,
+  legendFormat: legend,
+  refId: 'A',
+  [if instant then 'instant']: true,
+  [if instant then 'format']: 'table',
+  [if mayBeEmpty then 'ovnRaftMayBeEmpty']: true,
+};
+
+local panel(type, title, description, unit, targets, x, y, w, h) = {
+  type: type,
+  title: title,
+  description: description,
+  datasource: ds,
+  gridPos: { x: x, y: y, w: w, h: h },
+  fieldConfig: { defaults: { unit: unit }, overrides: [] },
+  targets: [t { refId: std.char(65 + i) } for i in std.range(0, std.length(targets) - 1) for t in [targets[i]]],
+};
+
+local stat(title, description, unit, expr, x, y, w=4, h=4, mayBeEmpty=false) =
+  panel('stat', title, description, unit, [q(expr, instant=false, mayBeEmpty=mayBeEmpty)], x, y, w, h)
+  + { options: { reduceOptions: { calcs: ['lastNotNull'] }, colorMode: 'value' } };
+
+local series(title, description, unit, targets, x, y, w=12, h=8) =
+  panel('timeseries', title, description, unit, targets, x, y, w, h);
+
+local table(title, description, targets, x, y, w=12, h=8, transformations=[]) =
+  panel('table', title, description, 'none', targets, x, y, w, h)
+  + { transformations: transformations };
+
+local variable(name, label, query, multi=false) = {
+  name: name,
+  label: label,
+  type: 'query',
+  datasource: ds,
+  query: { query: query, refId: name },
+  refresh: 2,
+  multi: multi,
+  includeAll: multi,
+  sort: 1,
+};
+
+local datasourceVariable = {
+  name: 'datasource',
+  label: 'Data source',
+  type: 'datasource',
+  query: 'prometheus',
+  current: {},
+};
+
+local dashboard(uid, title, description, variables, panels, tags, refresh) = {
+  uid: uid,
+  title: title,
+  description: description,
+  tags: tags,
+  timezone: 'utc',
+  refresh: refresh,
+  schemaVersion: 38,
+  editable: true,
+  time: { from: 'now-6h', to: 'now' },
+  templating: { list: [datasourceVariable] + variables },
+  panels: panels,
+};
+
+{
+  grafanaDashboards+:: {
+    local cfg = $._config,
+    local dep = cfg.deploymentLabels[0],
+    local sel = dep + '=~"$' + dep + '"',
+    local csel = sel + ', db="$db", cluster_id="$cluster_id"',
+    local msel = sel + ', db="$db"',
+    // Per-member gauges carry no cluster_id: keep the members of the selected cluster.
+    local join = ' * on (%s) group_left (server_id) ovn_raft_server_info{%s}' % [cfg.labels.member, csel],
+    local inCluster(metric) = metric + '{' + msel + '}' + join,
+
+    'ovn-raft-overview.json': dashboard(
+      'ovn-raft-overview',
+      'OVN Raft / Overview',
+      'Every OVN Raft cluster (NB, SB, IC) seen by ovn-raft-exporter: health at a glance.',
+      [variable(dep, dep, 'label_values(ovn_raft_server_info, %s)' % dep, multi=true)],
+      [
+        stat('Clusters', 'Raft clusters (namespace, database, cluster ID) with a reporting member.',
+             'none', 'count(ovn_raft_cluster:reporters:count{%s})' % sel, 0, 0),
+        stat('Without a leader', 'Clusters in which no reporting member knows a leader.', 'none',
+             'count(ovn_raft_cluster:has_leader:max{%s} == 0) or vector(0)' % sel, 4, 0),
+        stat('Quorum at risk or lost', 'Clusters that tolerate no further member failure.', 'none',
+             'count(ovn_raft_cluster:failure_tolerance:count{%s} <= 0) or vector(0)' % sel, 8, 0),
+        stat('Views disagree', 'Clusters whose members hold different membership views.', 'none',
+             'count(ovn_raft_cluster:views_agree:bool{%s} == 0) or vector(0)' % sel, 12, 0),
+        stat('Stale suspects', 'Member IDs named but silent, with evidence of staleness.', 'none',
+             'count(ovn_raft_cluster_member:stale_suspect:named_by{%s}) or vector(0)' % sel, 16, 0),
+        stat('Firing alerts', 'OVN Raft alerts firing now.', 'none',
+             'count(ALERTS{alertname=~"OVNRaft.*", alertstate="firing", %s}) or vector(0)' % sel, 20, 0),
+        table('Clusters', 'One row per cluster: reporters, views, leaders, failures tolerated.', [
+          q('ovn_raft_cluster:reporters:count{%s}' % sel, instant=true),
+          q('ovn_raft_cluster:views:count{%s}' % sel, instant=true),
+          q('ovn_raft_cluster:leaders:count{%s}' % sel, instant=true),
+          q('ovn_raft_cluster:members_union:count{%s}' % sel, instant=true),
+          q('ovn_raft_cluster:failure_tolerance:count{%s}' % sel, instant=true),
+        ], 0, 4, 24, 8, [{ id: 'merge', options: {} }]),
+        series('Failures tolerated', 'Further member failures each cluster survives (< 0: quorum lost).',
+               'none', [q('ovn_raft_cluster:failure_tolerance:count{%s}' % sel, '{{%s}} {{db}} {{cluster_id}}' % dep)],
+               0, 12),
+        series('Term', 'Highest Raft term per cluster: a rising term means elections.', 'none',
+               [q('ovn_raft_cluster:term:max{%s}' % sel, '{{%s}} {{db}} {{cluster_id}}' % dep)], 12, 12),
+        series('Exporters reading their database', 'ovn_raft_up per member and database.', 'none',
+               [q('ovn_raft_up{%s}' % sel, '{{instance}} {{db}}')], 0, 20),
+        series('Alerts', 'Pending and firing OVN Raft alerts.', 'none',
+               [q('count by (alertname, alertstate) (ALERTS{alertname=~"OVNRaft.*", %s})' % sel,
+                  '{{alertname}} {{alertstate}}', mayBeEmpty=true)], 12, 20),
+      ],
+      cfg.grafanaDashboardTags, cfg.grafanaRefresh,
+    ),
+
+    'ovn-raft-cluster.json': dashboard(
+      'ovn-raft-cluster',
+      'OVN Raft / Cluster',
+      'One OVN Raft cluster in detail: membership as each member sees it, quorum, elections, replication.',
+      [
+        variable(dep, dep, 'label_values(ovn_raft_server_info, %s)' % dep),
+        variable('db', 'Database', 'label_values(ovn_raft_server_info{%s}, db)' % sel),
+        variable('cluster_id', 'Cluster ID', 'label_values(ovn_raft_server_info{%s}, cluster_id)' % msel),
+      ],
+      [
+        stat('Views agree', '1 when every reporting member holds the same membership view.', 'bool_yes_no',
+             'ovn_raft_cluster:views_agree:bool{%s}' % csel, 0, 0, 3),
+        stat('Majority view', '1 when a majority of the reporters hold one view.', 'bool_yes_no',
+             'ovn_raft_cluster:majority_view:bool{%s}' % csel, 3, 0, 3),
+        stat('Leaders', 'Members in the leader role (1 is right).', 'none',
+             'ovn_raft_cluster:leaders:count{%s}' % csel, 6, 0, 3),
+        stat('Live members', 'The leader plus the peers it heard from recently.', 'none',
+             'ovn_raft_cluster:live_members:count{%s}' % csel, 9, 0, 3),
+        stat('Quorum', 'Votes needed: floor(members/2)+1 of the largest view.', 'none',
+             'ovn_raft_cluster:quorum:size{%s}' % csel, 12, 0, 3),
+        stat('Failures tolerated', 'Live members minus quorum: 0 is one failure from loss.', 'none',
+             'ovn_raft_cluster:failure_tolerance:count{%s}' % csel, 15, 0, 3),
+        stat('Members', 'Member IDs named by any view.', 'none',
+             'ovn_raft_cluster:members_union:count{%s}' % csel, 18, 0, 3),
+        stat('Expected', 'Expected members (--expected-members or kube-state-metrics).', 'none',
+             'ovn_raft_cluster:expected_members:count{%s}' % csel, 21, 0, 3, mayBeEmpty=true),
+        table('Membership as each member sees it',
+              'Rows: reporting members; columns: member IDs they list; cells: 1 when listed.',
+              [q('ovn_raft_member_info{%s}' % csel, instant=true)], 0, 4, 12, 8,
+              [{ id: 'groupingToMatrix', options: { rowField: 'server_id', columnField: 'member_id', valueField: 'Value' } }]),
+        table('Members', 'Every member ID: address, how many reporters name it.', [
+          q('max by (member_id, address) (ovn_raft_member_info{%s})' % csel, instant=true),
+          q('ovn_raft_cluster_member:named_by:count{%s}' % csel, instant=true),
+        ], 12, 4, 12, 8, [{ id: 'merge', options: {} }]),
+        table('Stale suspects and silent members',
+              'Named but never reporting; stale suspects also share a host or exceed the expected size. Remove with cluster/kick (see RUNBOOK.md).',
+              [
+                q('ovn_raft_cluster_member:silent:named_by{%s}' % csel, instant=true, mayBeEmpty=true),
+                q('ovn_raft_cluster_member:stale_suspect:named_by{%s}' % csel, instant=true, mayBeEmpty=true),
+              ], 0, 12, 12, 6),
+        table('Hosts claimed by several IDs', 'IP conflicts across all views.',
+              [q('ovn_raft_cluster_host:member_ids:count{%s} > 1' % csel, instant=true, mayBeEmpty=true)],
+              12, 12, 12, 6),
+        series('Term', 'Raft term per member.', 'none',
+               [q(inCluster('ovn_raft_term'), '{{server_id}}')], 0, 18),
+        series('Elections', 'Term increases per member.', 'none',
+               [q('changes(ovn_raft_term{%s}[$__rate_interval])' % msel + join, '{{server_id}}')], 12, 18),
+        series('Commit and apply backlog', 'Log entries not yet committed / applied (max over members).', 'none', [
+          q('ovn_raft_cluster:log_entries_uncommitted:max{%s}' % csel, 'uncommitted'),
+          q('ovn_raft_cluster:log_entries_unapplied:max{%s}' % csel, 'unapplied'),
+        ], 0, 26),
+        series('Replication lag', 'Entries the leader holds that each member has not matched.', 'none',
+               [q('ovn_raft_cluster_member:replication_lag:entries{%s}' % csel, '{{member_id}}')], 12, 26),
+        series('Last message from each member (leader view)', 'Age of the last message the leader received from each member.', 's',
+               [q(inCluster('ovn_raft_member_last_message_age_seconds') + ' and on (%s) (ovn_raft_role{role="leader"} == 1)' % cfg.labels.member, '{{member_id}}')], 0, 34),
+        series('Connections', 'Raft connections per member, by direction and state.', 'none',
+               [q('sum by (server_id, direction, state) (%s)' % inCluster('ovn_raft_connections'), '{{server_id}} {{direction}} {{state}}')], 12, 34),
+        series('Disconnections', 'Raft connections lost per second.', 'ops',
+               [q('rate(ovn_raft_disconnections_total{%s}[$__rate_interval])' % msel + join, '{{server_id}}')], 0, 42),
+        series('Exporter read time', 'Time each exporter spent reading this database.', 's',
+               [q('ovn_raft_scrape_duration_seconds{%s}' % msel, '{{instance}}')], 12, 42),
+        series('Exporter errors', 'Failed reads per second, by reason.', 'ops',
+               [q('sum by (instance, reason) (rate(ovn_raft_exporter_errors_total{%s}[$__rate_interval]))' % msel,
+                  '{{instance}} {{reason}}', mayBeEmpty=true)], 0, 50),
+        series('Exporter up', '1 when the exporter read this database.', 'none',
+               [q('ovn_raft_up{%s}' % msel, '{{instance}}')], 12, 50),
+      ],
+      cfg.grafanaDashboardTags, cfg.grafanaRefresh,
+    ),
+  },
+}

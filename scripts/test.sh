@@ -24,6 +24,7 @@ bash scripts/generate-mixin.sh --check
 /usr/bin/python3 alerts/tests/make_tests.py --check
 promtool check rules alerts/*.yaml
 /usr/bin/python3 alerts/tests/lint_alerts.py
+/usr/bin/python3 tests/dashboards/check_dashboards.py
 (cd alerts/tests && promtool test rules ovn-raft-test.yaml)
 
 step "unit and integration tests"

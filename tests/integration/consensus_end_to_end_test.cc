@@ -3,6 +3,7 @@
 // verdicts as the C++ reference analysis (exporter/consensus.cc) fed the members' /status, and
 // exactly the expected alerts must be pending or firing.
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
 #include <chrono>
 #include <memory>
@@ -160,6 +161,47 @@ class EndToEnd {
     return out;
   }
 
+  // Every dashboard query, its variables set to this cluster, returns data (or may be empty).
+  void ExpectDashboardsShowData() const {
+    const std::string command = std::string("/usr/bin/python3 ") + OVN_RAFT_SOURCE_DIR +
+                                "/tests/dashboards/check_dashboards.py --queries";
+    FILE* p = popen(command.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string lines;
+    char buf[4096];
+    while (fgets(buf, sizeof(buf), p)) lines += buf;
+    ASSERT_EQ(pclose(p), 0) << lines;
+    const auto ids =
+        PrometheusQuery(prometheus_port_, "ovn_raft_server_info{db=\"OVN_Northbound\"}");
+    ASSERT_FALSE(ids.empty());
+    const std::string cluster_id = ids[0].labels.at("cluster_id");
+    std::istringstream in(lines);
+    int checked = 0;
+    for (std::string line; std::getline(in, line);) {
+      rapidjson::Document q;
+      q.Parse(line.c_str());
+      std::string expr = q["expr"].GetString();
+      for (const auto& [var, value] :
+           std::vector<std::pair<std::string, std::string>>{{"$__rate_interval", "1m"},
+                                                            {"$namespace", "demo"},
+                                                            {"$db", "OVN_Northbound"},
+                                                            {"$cluster_id", cluster_id}}) {
+        for (auto at = expr.find(var); at != std::string::npos; at = expr.find(var, at)) {
+          expr.replace(at, var.size(), value);
+        }
+      }
+      std::string error;
+      const auto result = PrometheusQuery(prometheus_port_, expr, &error);
+      EXPECT_TRUE(error.empty()) << q["panel"].GetString() << ": " << error;
+      if (!q["may_be_empty"].GetBool()) {
+        EXPECT_FALSE(result.empty()) << q["dashboard"].GetString() << " / "
+                                     << q["panel"].GetString() << ": no data for " << expr;
+      }
+      ++checked;
+    }
+    EXPECT_GE(checked, 30);
+  }
+
   // Waits until the rules agree with the reference and exactly `alerts` are active.
   void ExpectConverges(const std::set<std::string>& alerts, const std::string& scenario) {
     SCOPED_TRACE(scenario);
@@ -240,6 +282,8 @@ TEST(ConsensusEndToEndTest, ExporterDownThenFreshRestart) {
   e.ExpectConverges(Both({"OVNRaftStaleMember", "OVNRaftHostClaimedByMultipleIDs",
                           "OVNRaftTooManyMembers", "OVNRaftQuorumAtRisk"}),
                     "a member restarted with a fresh database at the same address");
+  std::this_thread::sleep_for(std::chrono::seconds(10));  // a few samples in every 1m range
+  e.ExpectDashboardsShowData();
 }
 
 TEST(ConsensusEndToEndTest, MemberRecreatedAsItsOwnCluster) {
