@@ -25,6 +25,7 @@ bash scripts/generate-mixin.sh --check
 promtool check rules alerts/*.yaml
 /usr/bin/python3 alerts/tests/lint_alerts.py
 /usr/bin/python3 tests/dashboards/check_dashboards.py
+/usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
 (cd alerts/tests && promtool test rules ovn-raft-test.yaml)
 
 step "unit and integration tests"

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""Checks that deploy/ and the Dockerfile agree with the code and with each other:
+- the sidecar patches use the exporter's default port, mount the directory of its default
+  sockets read-only, probe /healthz, and use the image tag of the project's version;
+- each PodMonitor scrapes the patch's port name and the default telemetry path;
+- the PrometheusRule holds exactly alerts/*.yaml, the dashboards ConfigMap exactly dashboards/;
+- the Dockerfile exposes the port, runs as non-root, has a HEALTHCHECK, and its runtime stage
+  installs a package for every shared library the built binary links (ldd, dpkg -S).
+Usage: check_deploy.py BINARY"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+root = Path(__file__).resolve().parents[2]
+errors = []
+
+
+def check(condition, message):
+    if not condition:
+        errors.append(message)
+
+
+config = (root / "exporter/config.h").read_text() + (root / "exporter/config.cc").read_text()
+port = int(re.search(r'listen_address = ":(\d+)"', config).group(1))
+telemetry = re.search(r'telemetry_path = "([^"]+)"', config).group(1)
+socket_dir = str(Path(re.search(r'"(/var/run/ovn/ovnnb_db\.ctl)"', config).group(1)).parent)
+version = re.search(r"project\(ovn-raft-exporter VERSION ([\d.]+)", (root / "CMakeLists.txt").read_text()).group(1)
+
+for flavour in ("kube-ovn", "ovn-kubernetes"):
+    patch = next((root / "deploy/kubernetes" / flavour).glob("*-exporter-patch.yaml"))
+    c = next(c for c in yaml.safe_load(patch.read_text())["spec"]["template"]["spec"]["containers"]
+             if c["name"] == "ovn-raft-exporter")
+    where = patch.relative_to(root)
+    check(c["image"].endswith(":" + version), f"{where}: image tag is not {version}")
+    check(f"--web.listen-address=:{port}" in c["args"], f"{where}: not listening on :{port}")
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    check(list(ports.values()) == [port], f"{where}: container port is not {port}")
+    mounts = [m for m in c["volumeMounts"] if m["mountPath"] == socket_dir]
+    check(len(mounts) == 1 and mounts[0].get("readOnly") is True, f"{where}: {socket_dir} not mounted read-only")
+    check(c["livenessProbe"]["httpGet"]["path"] == "/healthz", f"{where}: liveness is not /healthz")
+    check("readinessProbe" not in c, f"{where}: a readinessProbe would take ovn-central out of its Services")
+    monitor = yaml.safe_load((root / "deploy/kubernetes" / flavour / "podmonitor.yaml").read_text())
+    endpoint = monitor["spec"]["podMetricsEndpoints"][0]
+    check(endpoint["port"] in ports, f"{flavour}/podmonitor.yaml: port {endpoint['port']} is not the sidecar's")
+    check(endpoint["path"] == telemetry, f"{flavour}/podmonitor.yaml: path is not {telemetry}")
+
+rule = yaml.safe_load((root / "deploy/kubernetes/prometheusrule.yaml").read_text())
+groups = []
+for f in ("alerts/ovn-raft-rules.yaml", "alerts/ovn-raft-alerts.yaml"):
+    groups += yaml.safe_load((root / f).read_text())["groups"]
+check(rule["kind"] == "PrometheusRule" and rule["spec"]["groups"] == groups,
+      "prometheusrule.yaml differs from alerts/*.yaml")
+configmap = yaml.safe_load((root / "deploy/kubernetes/grafana-dashboards-configmap.yaml").read_text())
+dashboards = {p.name: json.loads(p.read_text()) for p in (root / "dashboards").glob("*.json")}
+check({k: json.loads(v) for k, v in configmap["data"].items()} == dashboards,
+      "grafana-dashboards-configmap.yaml differs from dashboards/")
+check(configmap["metadata"]["labels"].get("grafana_dashboard") == "1", "the ConfigMap lacks grafana_dashboard=1")
+
+dockerfile = (root / "Dockerfile").read_text()
+runtime = dockerfile[dockerfile.rindex("\nFROM "):]
+check(f"EXPOSE {port}" in runtime, f"Dockerfile does not EXPOSE {port}")
+check(re.search(r"\nUSER (\d+)", runtime) and re.search(r"\nUSER (\d+)", runtime).group(1) != "0",
+      "Dockerfile runtime does not run as a non-root user")
+check("HEALTHCHECK" in runtime, "Dockerfile has no HEALTHCHECK")
+installed = set(re.findall(r"\b(lib[a-z0-9.+-]+|zlib1g)\b", runtime.split("rm -rf")[0]))
+base = {"libc6", "libgcc-s1", "libstdc++6"}  # in debian:12-slim already
+binary = sys.argv[1]
+ldd = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True).stdout
+needed = set()
+for path in re.findall(r"=> (/\S+)", ldd):
+    for candidate in (path, str(Path(path).resolve())):  # merged /usr: either may be registered
+        owner = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
+        if owner.returncode == 0:
+            break
+    check(owner.returncode == 0, f"no package owns {path}")
+    if owner.returncode == 0:
+        needed.add(owner.stdout.split(":")[0])
+missing = needed - installed - base
+check(not missing, f"Dockerfile runtime stage lacks packages for linked libraries: {sorted(missing)}")
+print("\n".join(errors) or f"deploy/ and Dockerfile agree; runtime libraries: {sorted(needed)}")
+sys.exit(1 if errors else 0)
