@@ -11,6 +11,7 @@
 #include "cluster_status_parser.h"
 #include "jsonrpc_client.h"
 #include "raft_cluster.h"
+#include "support/eventually.h"
 
 namespace ovn_raft {
 namespace {
@@ -47,15 +48,7 @@ ServerDatabase ReadServerDb(const RaftCluster& c, int member, const std::string&
   return {};
 }
 
-// Polls `condition` for up to `seconds`: Raft needs election timeouts to react.
-bool Eventually(const std::function<bool()>& condition, int seconds = 15) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return condition();
-}
+using testing::Eventually;
 
 std::string Address(const RaftCluster& c, int member, const std::string& db) {
   return "tcp:127.0.0." + std::to_string(member) + ":" + std::to_string(c.port(db));

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "raft_cluster.h"
+#include "support/eventually.h"
 #include "support/exporter_process.h"
 #include "support/exposition.h"
 #include "support/fake_unix_server.h"
@@ -52,14 +53,7 @@ Exposition Scrape(const ExporterProcess& e) {
   return Exposition(r.body);
 }
 
-bool Eventually(const std::function<bool()>& condition, int seconds = 20) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  }
-  return condition();
-}
+using testing::Eventually;
 
 std::map<std::string, std::string> Db(const std::string& db) {
   return {{"db", RaftCluster::DbName(db)}};

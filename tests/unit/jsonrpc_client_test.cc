@@ -27,6 +27,20 @@ CallOptions Timeout(int ms) {
   return o;
 }
 
+// A unix socket bound at `path` (listening when `listen_too`), as a crashed or locked-down
+// server leaves it. Returns its descriptor.
+int BindUnixSocket(const std::string& path, bool listen_too) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  if (listen_too) {
+    EXPECT_EQ(listen(fd, 1), 0);
+  }
+  return fd;
+}
+
 std::string Reply(const std::string& result) {
   return R"({"id":0,"result":")" + result + R"(","error":null})";
 }
@@ -147,12 +161,8 @@ TEST(JsonRpcClientTest, NobodyListening) {
   char dir[] = "/tmp/ovn-raft-dead.XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
   const std::string path = std::string(dir) + "/dead.ctl";
-  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  close(fd);  // the file stays, nobody listens: what a crashed server leaves behind
+  close(BindUnixSocket(
+      path, false));  // the file stays, nobody listens: what a crashed server leaves behind
   EXPECT_EQ(UnixctlCall(path, "x", {}, Timeout(1000)).error().code, ErrorCode::kConnectFailed);
   unlink(path.c_str());
   rmdir(dir);
@@ -163,12 +173,7 @@ TEST(JsonRpcClientTest, PermissionDenied) {
   ASSERT_NE(mkdtemp(dir), nullptr);
   chmod(dir, 0755);
   const std::string path = std::string(dir) + "/locked.ctl";
-  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 1), 0);
+  const int fd = BindUnixSocket(path, true);
   chmod(path.c_str(), 0600);
   // Root ignores file modes, so the call runs in a child that has dropped to "nobody".
   const pid_t child = fork();
