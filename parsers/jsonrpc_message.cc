@@ -23,7 +23,12 @@ Result<rapidjson::Document> Parse(std::string_view message) {
 }
 
 std::string Describe(const Value& v) {
-  if (v.IsString()) return std::string(v.GetString(), v.GetStringLength());
+  if (v.IsString()) {
+    // ovsdb-server ends unixctl errors with a newline ("unknown cluster\n").
+    std::string text(v.GetString(), v.GetStringLength());
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+  }
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   v.Accept(writer);

@@ -118,6 +118,24 @@ TEST(ClientIntegrationTest, ErrorsFromTheRealServer) {
   EXPECT_FALSE(wrong.ok());
 }
 
+TEST(ClientIntegrationTest, MemberThatLeftAnswersUnknownCluster) {
+  RaftCluster c(3);
+  const int leaver = c.Leader("nb") == 3 ? 2 : 3;
+  // The test itself asks the member to leave; the exporter never sends such a command.
+  ASSERT_EQ(
+      system(("ovs-appctl -t " + c.Ctl(leaver, "nb") + " cluster/leave OVN_Northbound").c_str()),
+      0);
+  ASSERT_TRUE(Eventually([&] {
+    return !UnixctlCall(c.Ctl(leaver, "nb"), "cluster/status", {"OVN_Northbound"}, Options()).ok();
+  }));
+  const auto left =
+      UnixctlCall(c.Ctl(leaver, "nb"), "cluster/status", {"OVN_Northbound"}, Options());
+  EXPECT_EQ(left.error().code, ErrorCode::kRpcError);
+  EXPECT_EQ(left.error().message, "unknown cluster");
+  // The others now count two members.
+  ASSERT_TRUE(Eventually([&] { return Read(c, c.Leader("nb"), "nb").servers->size() == 2; }));
+}
+
 TEST(ClientIntegrationTest, LeaderKilledNewLeaderElected) {
   RaftCluster c(3);
   const int old_leader = c.Leader("nb");

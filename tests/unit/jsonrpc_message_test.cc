@@ -35,7 +35,7 @@ TEST(JsonRpcMessageTest, ClassifiesRepliesRequestsAndOtherIds) {
 TEST(JsonRpcMessageTest, DecodesUnixctlResultAndErrors) {
   EXPECT_EQ(DecodeUnixctlReply(R"({"id":0,"result":"line\nline","error":null})").value(),
             "line\nline");
-  const auto unknown = DecodeUnixctlReply(R"({"id":0,"result":null,"error":"unknown cluster"})");
+  const auto unknown = DecodeUnixctlReply(R"({"id":0,"result":null,"error":"unknown cluster\n"})");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().code, ErrorCode::kRpcError);
   EXPECT_EQ(unknown.error().message, "unknown cluster");
