@@ -126,31 +126,32 @@ std::optional<Error> JsonRpcConnection::Start(std::string request, int id,
   return error;
 }
 
-std::optional<Result<std::string>> JsonRpcConnection::Extract(const CallOptions& options) {
+std::optional<Result<JsonMessage>> JsonRpcConnection::Extract(const CallOptions& options) {
   // Several messages may be queued; consume each complete one until ours appears.
   while (true) {
     const auto state = framer_.Scan(buffer_);
     if (state == JsonFramer::State::kInvalid) {
-      return Result<std::string>(Error{ErrorCode::kInvalidJson,
+      return Result<JsonMessage>(Error{ErrorCode::kInvalidJson,
                                        "reply is not a JSON object: \"" + Excerpt(buffer_) + "\""});
     }
     if (state == JsonFramer::State::kIncomplete) break;
-    std::string message = buffer_.substr(0, framer_.message_end());
+    auto message = ParseJsonMessage(std::string_view(buffer_).substr(0, framer_.message_end()));
     buffer_.erase(0, framer_.message_end());
     framer_ = JsonFramer();
-    auto kind = ClassifyMessage(message, id_);
-    if (!kind) return Result<std::string>(kind.error());
-    if (kind.value() == MessageKind::kReplyToUs) return Result<std::string>(std::move(message));
+    if (!message) return Result<JsonMessage>(message.error());
+    auto kind = ClassifyMessage(message.value(), id_);
+    if (!kind) return Result<JsonMessage>(kind.error());
+    if (kind.value() == MessageKind::kReplyToUs) return message;
   }
   if (buffer_.size() > options.max_reply_bytes) {
-    return Result<std::string>(Error{
+    return Result<JsonMessage>(Error{
         ErrorCode::kReplyTooLarge,
         "reply from " + path_ + " exceeds " + std::to_string(options.max_reply_bytes) + " bytes"});
   }
   return std::nullopt;
 }
 
-std::optional<Result<std::string>> JsonRpcConnection::OnReadable(const CallOptions& options,
+std::optional<Result<JsonMessage>> JsonRpcConnection::OnReadable(const CallOptions& options,
                                                                  Clock::time_point deadline) {
   char chunk[65536];
   const ssize_t n = recv(fd_, chunk, sizeof(chunk), MSG_DONTWAIT);
@@ -160,13 +161,13 @@ std::optional<Result<std::string>> JsonRpcConnection::OnReadable(const CallOptio
     if (reused_ && !received_ && (n == 0 || err == ECONNRESET)) {
       // The server closed the kept connection before this call: reconnect and resend once.
       Close();
-      if (auto error = Send(deadline)) return Result<std::string>(*error);
+      if (auto error = Send(deadline)) return Result<JsonMessage>(*error);
       reused_ = false;
       return std::nullopt;
     }
     if (n < 0)
-      return Result<std::string>(SystemError(ErrorCode::kConnectionClosed, "recv " + path_, err));
-    return Result<std::string>(Error{ErrorCode::kConnectionClosed,
+      return Result<JsonMessage>(SystemError(ErrorCode::kConnectionClosed, "recv " + path_, err));
+    return Result<JsonMessage>(Error{ErrorCode::kConnectionClosed,
                                      "connection closed by " + path_ + " after " +
                                          std::to_string(buffer_.size()) + " bytes of reply"});
   }
@@ -201,7 +202,7 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
     std::vector<JsonRpcCall*> still;
     for (std::size_t i = 0; i < open.size(); ++i) {
       auto* call = open[i];
-      std::optional<Result<std::string>> done;
+      std::optional<Result<JsonMessage>> done;
       if (fds[i].revents != 0) done = call->connection->OnReadable(options, deadline);
       if (!done) {
         still.push_back(call);
@@ -254,7 +255,8 @@ Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view me
                                 const std::vector<std::string>& params,
                                 const CallOptions& options) {
   JsonRpcConnection connection(ctl_path);
-  std::vector<JsonRpcCall> calls{UnixctlRequest(connection, method, params)};
+  std::vector<JsonRpcCall> calls;
+  calls.push_back(UnixctlRequest(connection, method, params));
   ExchangeAll(calls, options);
   return UnixctlResult(calls[0]);
 }
@@ -262,7 +264,8 @@ Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view me
 Result<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
                                                           const CallOptions& options) {
   JsonRpcConnection connection(db_socket_path);
-  std::vector<JsonRpcCall> calls{ServerDatabasesRequest(connection)};
+  std::vector<JsonRpcCall> calls;
+  calls.push_back(ServerDatabasesRequest(connection));
   ExchangeAll(calls, options);
   return ServerDatabasesResult(calls[0]);
 }

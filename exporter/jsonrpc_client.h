@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jsonrpc_framing.h"
+#include "jsonrpc_message.h"
 #include "result.h"
 #include "server_database.h"
 
@@ -44,11 +45,11 @@ class JsonRpcConnection {
 
   // Connects when needed and sends; an error ends the call.
   std::optional<Error> Start(std::string request, int id, Clock::time_point deadline);
-  // Reads what the socket has; a value once the call is over (reply text or error).
-  std::optional<Result<std::string>> OnReadable(const CallOptions& options,
+  // Reads what the socket has; a value once the call is over (parsed reply or error).
+  std::optional<Result<JsonMessage>> OnReadable(const CallOptions& options,
                                                 Clock::time_point deadline);
   // Our reply, if it is already buffered.
-  std::optional<Result<std::string>> Extract(const CallOptions& options);
+  std::optional<Result<JsonMessage>> Extract(const CallOptions& options);
   std::optional<Error> Send(Clock::time_point deadline);
   void Close();
 
@@ -63,12 +64,12 @@ class JsonRpcConnection {
   JsonFramer framer_;
 };
 
-// One request on one connection and, when done, its reply text or error.
+// One request on one connection and, when done, its reply (parsed once) or error.
 struct JsonRpcCall {
   JsonRpcConnection* connection = nullptr;
   std::string request;
   int id = 0;
-  Result<std::string> reply = Error{ErrorCode::kTimeout, "not run"};
+  Result<JsonMessage> reply = Error{ErrorCode::kTimeout, "not run"};
   std::chrono::steady_clock::time_point done_at;  // when the reply or the error came
 };
 

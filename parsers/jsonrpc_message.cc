@@ -10,7 +10,9 @@ namespace {
 
 using rapidjson::Value;
 
-Result<rapidjson::Document> Parse(std::string_view message) {
+}  // namespace
+
+Result<JsonMessage> ParseJsonMessage(std::string_view message) {
   rapidjson::Document doc;
   doc.Parse(message.data(), message.size());
   if (doc.HasParseError()) {
@@ -21,6 +23,8 @@ Result<rapidjson::Document> Parse(std::string_view message) {
   if (!doc.IsObject()) return Error{ErrorCode::kProtocolError, "JSON-RPC message is not an object"};
   return doc;
 }
+
+namespace {
 
 std::string Describe(const Value& v) {
   if (v.IsString()) {
@@ -88,10 +92,7 @@ std::string EncodeServerDatabaseSelect(int id) {
          std::to_string(id) + "}";
 }
 
-Result<MessageKind> ClassifyMessage(std::string_view message, int id) {
-  auto doc = Parse(message);
-  if (!doc) return doc.error();
-  const Value& d = doc.value();
+Result<MessageKind> ClassifyMessage(const JsonMessage& d, int id) {
   // Requests and notifications from the server (e.g. an "echo" probe) are not replies.
   if (d.HasMember("method")) return MessageKind::kOther;
   const auto it = d.FindMember("id");
@@ -100,10 +101,7 @@ Result<MessageKind> ClassifyMessage(std::string_view message, int id) {
   return MessageKind::kOther;
 }
 
-Result<std::string> DecodeUnixctlReply(std::string_view message) {
-  auto doc = Parse(message);
-  if (!doc) return doc.error();
-  const Value& d = doc.value();
+Result<std::string> DecodeUnixctlReply(const JsonMessage& d) {
   if (auto error = ReplyError(d)) return Error{ErrorCode::kRpcError, *error};
   const auto it = d.FindMember("result");
   if (it == d.MemberEnd() || !it->value.IsString()) {
@@ -112,10 +110,7 @@ Result<std::string> DecodeUnixctlReply(std::string_view message) {
   return std::string(it->value.GetString(), it->value.GetStringLength());
 }
 
-Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(std::string_view message) {
-  auto doc = Parse(message);
-  if (!doc) return doc.error();
-  const Value& d = doc.value();
+Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(const JsonMessage& d) {
   if (auto error = ReplyError(d)) return Error{ErrorCode::kRpcError, *error};
   const auto result = d.FindMember("result");
   if (result == d.MemberEnd() || !result->value.IsArray() || result->value.Empty() ||
@@ -155,6 +150,24 @@ Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(std::string_view m
     out.push_back(std::move(db));
   }
   return out;
+}
+
+Result<MessageKind> ClassifyMessage(std::string_view message, int id) {
+  auto doc = ParseJsonMessage(message);
+  if (!doc) return doc.error();
+  return ClassifyMessage(doc.value(), id);
+}
+
+Result<std::string> DecodeUnixctlReply(std::string_view message) {
+  auto doc = ParseJsonMessage(message);
+  if (!doc) return doc.error();
+  return DecodeUnixctlReply(doc.value());
+}
+
+Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(std::string_view message) {
+  auto doc = ParseJsonMessage(message);
+  if (!doc) return doc.error();
+  return DecodeServerDatabaseReply(doc.value());
 }
 
 }  // namespace ovn_raft

@@ -212,7 +212,8 @@ TEST(JsonRpcConnectionTest, KeptConnectionIsReusedAndReopenedAfterServerClose) {
   });
   JsonRpcConnection connection(server.path());
   for (int i = 0; i < 3; ++i) {
-    std::vector<JsonRpcCall> calls{UnixctlRequest(connection, "x", {})};
+    std::vector<JsonRpcCall> calls;
+    calls.push_back(UnixctlRequest(connection, "x", {}));
     ExchangeAll(calls, Timeout(1000));
     const auto r = UnixctlResult(calls[0]);
     ASSERT_TRUE(r.ok()) << i << ": " << r.error().message;
@@ -229,8 +230,9 @@ TEST(JsonRpcConnectionTest, CallsOnDifferentSocketsRunInParallel) {
   FakeUnixServer a(slow), b(slow);
   FakeUnixServer hung([&hung](int, const std::string&) { hung.Hang(); });
   JsonRpcConnection ca(a.path()), cb(b.path()), ch(hung.path()), missing("/nonexistent.ctl");
-  std::vector<JsonRpcCall> calls{UnixctlRequest(ca, "x", {}), UnixctlRequest(cb, "x", {}),
-                                 UnixctlRequest(ch, "x", {}), UnixctlRequest(missing, "x", {})};
+  std::vector<JsonRpcCall> calls;
+  for (JsonRpcConnection* c : {&ca, &cb, &ch, &missing})
+    calls.push_back(UnixctlRequest(*c, "x", {}));
   const auto start = Clock::now();
   ExchangeAll(calls, Timeout(800));
   const auto elapsed = Clock::now() - start;
