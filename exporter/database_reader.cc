@@ -22,35 +22,33 @@ Snapshot DatabaseReader::ReadAll(std::chrono::milliseconds timeout) {
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
 
-  // calls[2i] is database i's cluster/status; calls[2i+1] its _Server select, when it has one.
+  // Database i's cluster/status is calls[first[i]]; its _Server select, when it has a
+  // database socket, the call right after it.
   std::vector<JsonRpcCall> calls;
-  std::vector<int> select_index(slots_.size(), -1);
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    calls.push_back(UnixctlRequest(slots_[i]->ctl, "cluster/status", {slots_[i]->target.name}));
-    if (slots_[i]->sock) {
-      select_index[i] = static_cast<int>(calls.size());
-      calls.push_back(ServerDatabasesRequest(*slots_[i]->sock));
-    }
+  std::vector<std::size_t> first;
+  for (const auto& slot : slots_) {
+    first.push_back(calls.size());
+    calls.push_back(UnixctlRequest(slot->ctl, "cluster/status", {slot->target.name}));
+    if (slot->sock) calls.push_back(ServerDatabasesRequest(*slot->sock));
   }
   const auto start = Clock::now();
   ExchangeAll(calls, options);
 
-  std::size_t next = 0;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const JsonRpcCall& status = calls[first[i]];
+    const JsonRpcCall* select = slots_[i]->sock ? &calls[first[i] + 1] : nullptr;
     DatabaseReading r;
     r.target = slots_[i]->target;
-    auto done = calls[next].done_at;
-    if (select_index[i] >= 0) done = std::max(done, calls[next + 1].done_at);
+    const auto done = select ? std::max(status.done_at, select->done_at) : status.done_at;
     r.duration_seconds = std::chrono::duration<double>(done - start).count();
-    auto text = UnixctlResult(calls[next]);
-    next += select_index[i] >= 0 ? 2 : 1;
+    auto text = UnixctlResult(status);
     if (text) {
       r.status = ParseClusterStatus(text.value());
     } else {
       r.status_error = text.error();
     }
-    if (select_index[i] >= 0) {
-      auto rows = ServerDatabasesResult(calls[static_cast<std::size_t>(select_index[i])]);
+    if (select) {
+      auto rows = ServerDatabasesResult(*select);
       if (!rows) {
         r.server_error = rows.error();
       } else {

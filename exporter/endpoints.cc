@@ -1,5 +1,8 @@
 #include "endpoints.h"
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <cmath>
 #include <string>
 
@@ -14,55 +17,68 @@ HttpResponse Text(int status, std::string body) {
   return HttpResponse{status, "text/plain; charset=utf-8", std::move(body), {}};
 }
 
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void WriteString(JsonWriter& w, const char* key, const std::string& value) {
+  w.Key(key);
+  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
-std::string ErrorJson(const Error& e) {
-  return "{\"reason\":" + JsonString(ErrorCodeName(e.code)) +
-         ",\"message\":" + JsonString(e.message) + "}";
+void WriteError(JsonWriter& w, const char* key, const Error& e) {
+  w.Key(key);
+  w.StartObject();
+  WriteString(w, "reason", ErrorCodeName(e.code));
+  WriteString(w, "message", e.message);
+  w.EndObject();
 }
 
 }  // namespace
 
 std::string SnapshotToJson(const Snapshot& snapshot) {
-  const double taken = std::chrono::duration<double>(snapshot.taken_at.time_since_epoch()).count();
-  std::string out = "{\"taken_at\":" + std::to_string(taken) + ",\"databases\":[";
-  bool first = true;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("taken_at");
+  w.Double(std::chrono::duration<double>(snapshot.taken_at.time_since_epoch()).count());
+  w.Key("databases");
+  w.StartArray();
   for (const auto& r : snapshot.databases) {
-    if (!first) out += ',';
-    first = false;
-    out += "{\"name\":" + JsonString(r.target.name) + ",\"ctl\":" + JsonString(r.target.ctl_path) +
-           ",\"sock\":" + JsonString(r.target.sock_path) + ",\"up\":" + (r.up() ? "true" : "false");
-    if (r.status_error) out += ",\"error\":" + ErrorJson(*r.status_error);
-    if (r.server_error) out += ",\"server_error\":" + ErrorJson(*r.server_error);
+    w.StartObject();
+    WriteString(w, "name", r.target.name);
+    WriteString(w, "ctl", r.target.ctl_path);
+    WriteString(w, "sock", r.target.sock_path);
+    w.Key("up");
+    w.Bool(r.up());
+    if (r.status_error) WriteError(w, "error", *r.status_error);
+    if (r.server_error) WriteError(w, "server_error", *r.server_error);
     if (r.server) {
       const auto& s = *r.server;
-      out += ",\"server\":{\"model\":" + JsonString(s.model) +
-             ",\"connected\":" + (s.connected ? "true" : "false") +
-             ",\"leader\":" + (s.leader ? "true" : "false");
-      if (s.cid) out += ",\"cid\":" + JsonString(*s.cid);
-      if (s.sid) out += ",\"sid\":" + JsonString(*s.sid);
-      if (s.index) out += ",\"index\":" + std::to_string(*s.index);
-      out += '}';
+      w.Key("server");
+      w.StartObject();
+      WriteString(w, "model", s.model);
+      w.Key("connected");
+      w.Bool(s.connected);
+      w.Key("leader");
+      w.Bool(s.leader);
+      if (s.cid) WriteString(w, "cid", *s.cid);
+      if (s.sid) WriteString(w, "sid", *s.sid);
+      if (s.index) {
+        w.Key("index");
+        w.Uint64(*s.index);
+      }
+      w.EndObject();
     }
-    if (r.status) out += ",\"status\":" + ClusterStatusToJson(*r.status, false);
-    out += '}';
+    if (r.status) {
+      // The parse-status JSON, written by status_json.cc, embedded as it is.
+      const std::string status = ClusterStatusToJson(*r.status, false);
+      w.Key("status");
+      w.RawValue(status.data(), status.size(), rapidjson::kObjectType);
+    }
+    w.EndObject();
   }
-  return out + "]}";
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth)

@@ -71,11 +71,6 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds t
   return snapshot;
 }
 
-std::shared_ptr<const Snapshot> ReadCoordinator::Latest() const {
-  const std::lock_guard<std::mutex> lock(mu_);
-  return latest_;
-}
-
 ReadCoordinator::ErrorCounts ReadCoordinator::errors() const {
   const std::lock_guard<std::mutex> lock(mu_);
   return errors_;

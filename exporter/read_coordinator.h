@@ -30,8 +30,6 @@ class ReadCoordinator {
 
   // The latest snapshot: reused, shared with a round in flight, or read now with `timeout`.
   std::shared_ptr<const Snapshot> Get(std::chrono::milliseconds timeout);
-  // The latest snapshot without reading; null before the first round.
-  std::shared_ptr<const Snapshot> Latest() const;
   ErrorCounts errors() const;
   std::uint64_t rounds() const;
 
