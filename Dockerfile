@@ -1,23 +1,38 @@
 # syntax=docker/dockerfile:1
-# Build on Debian 12 with the same packages as scripts/install-deps.sh; run on a slim Debian 12
-# with only the shared libraries the binary links.
-FROM debian:12 AS build
+# Build on Debian 12 with the daemon's packages only (no GoogleTest, no libcurl); run on a slim
+# Debian 12 with only the shared libraries the binary links. Built in CI without a Docker daemon
+# by scripts/build-image.sh (debootstrap + buildah); `docker build .` works the same.
+ARG DEBIAN_IMAGE=debian:12
+ARG DEBIAN_SLIM_IMAGE=debian:12-slim
+
+FROM ${DEBIAN_IMAGE} AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      build-essential cmake ninja-build git ca-certificates \
-      prometheus-cpp-dev libcivetweb-dev libcurl4-openssl-dev rapidjson-dev libgtest-dev libgmock-dev libcrypt-dev \
+      g++ cmake ninja-build prometheus-cpp-dev libcivetweb-dev rapidjson-dev libcrypt-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+ARG REVISION=unknown
+RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+      -DOVN_RAFT_BUILD_REPORT=OFF -DOVN_RAFT_REVISION="${REVISION}" \
     && ninja -C /build ovn-raft-exporter \
     && strip /build/exporter/ovn-raft-exporter
 
-FROM debian:12-slim
+FROM ${DEBIAN_SLIM_IMAGE}
 RUN apt-get update && apt-get install -y --no-install-recommends \
       libprometheus-cpp-core1.0 libcivetweb1 libcrypt1 \
-    && rm -rf /var/lib/apt/lists/* \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && useradd --system --uid 65532 --no-create-home --shell /usr/sbin/nologin exporter
 COPY --from=build /build/exporter/ovn-raft-exporter /usr/local/bin/ovn-raft-exporter
+ARG DEBIAN_SLIM_IMAGE
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="ovn-raft-exporter" \
+      org.opencontainers.image.description="Prometheus exporter for the Raft clusters of OVN's Northbound and Southbound databases" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="https://github.com/ovn-raft-exporter/ovn-raft-exporter" \
+      org.opencontainers.image.base.name="${DEBIAN_SLIM_IMAGE}"
+# Non-root by default; the Kubernetes components set the sockets' owner (runAsUser) explicitly.
 USER 65532
 EXPOSE 10476
 HEALTHCHECK --interval=30s --timeout=3s CMD ["/usr/local/bin/ovn-raft-exporter", "healthcheck"]

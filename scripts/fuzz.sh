@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 build="$root/build-fuzz"
-CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DOVN_RAFT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DOVN_RAFT_FUZZ=ON -DOVN_RAFT_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C "$build" cluster_status_fuzzer jsonrpc_framing_fuzzer >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

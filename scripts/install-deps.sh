@@ -8,7 +8,10 @@ packages=(
   prometheus-cpp-dev libcivetweb-dev libcurl4-openssl-dev rapidjson-dev
   libgtest-dev libgmock-dev libcrypt-dev
   ovn-central openvswitch-common prometheus curl jq python3 python3-yaml jsonnet procps iproute2
+  buildah debootstrap
 )
+# The deploy checks run Node (kubernetes-models); keep a newer node where the machine has one.
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do

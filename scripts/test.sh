@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds with warnings as errors, checks formatting,
-# runs the unit and integration tests (real ovsdb-server clusters on loopback), the unit tests
-# again under AddressSanitizer + UBSan, and each libFuzzer target for FUZZ_SECONDS (default 60).
+# renders the Kubernetes Components onto the upstream objects and validates them, builds the
+# container image (debootstrap + buildah) and runs it against a real cluster, runs the unit and
+# integration tests (real ovsdb-server clusters on loopback), the unit tests again under
+# AddressSanitizer + UBSan, and each libFuzzer target for FUZZ_SECONDS (default 60).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -11,8 +13,29 @@ step() { printf '\n== %s\n' "$*" >&2; }
 step "dependencies"
 bash scripts/install-deps.sh
 
+passed=0
+failed=0
+status=0
+count() { # ctest log
+  local line
+  line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$1" | tail -1)
+  [ -n "$line" ] || return 0
+  local total bad
+  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+  bad=$(sed -E 's/.*, ([0-9]+) tests failed.*/\1/' <<<"$line")
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+}
+count_summary() { # LOG: adds a checker's closing "NAME: N passed, M failed" line
+  local line
+  line=$(grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed$' "$1" | tail -1)
+  [ -n "$line" ] || { failed=$((failed + 1)); status=1; return 0; }
+  passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")))
+  failed=$((failed + $(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$line")))
+}
+
 step "build"
-cmake -S . -B build -G Ninja >/dev/null
+cmake -S . -B build -G Ninja -DOVN_RAFT_WERROR=ON >/dev/null
 ninja -C build
 
 step "format"
@@ -28,25 +51,21 @@ promtool check rules alerts/*.yaml
 /usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
 (cd alerts/tests && promtool test rules ovn-raft-test.yaml)
 
+step "deploy: kustomize Components on the upstream objects, schemas, kubectl patch, Helm"
+(cd tests/deploy && npm ci --no-audit --no-fund --loglevel=error)
+/usr/bin/python3 tests/deploy/check_components.py 2>&1 | tee build/deploy.log || status=1
+count_summary build/deploy.log
+
+step "image: debootstrap + buildah, run against a real cluster"
+bash scripts/build-image.sh all 2>&1 | grep -v '|ovsdb|WARN|' | tee build/image.log || status=1
+count_summary build/image.log
+
 step "unit and integration tests"
-passed=0
-failed=0
-count() { # ctest log
-  local line
-  line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$1" | tail -1)
-  [ -n "$line" ] || return 0
-  local total bad
-  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
-  bad=$(sed -E 's/.*, ([0-9]+) tests failed.*/\1/' <<<"$line")
-  passed=$((passed + total - bad))
-  failed=$((failed + bad))
-}
-status=0
 (cd build && ctest -j"$jobs" --output-on-failure --timeout 300) 2>&1 | tee build/ctest.log || status=1
 count build/ctest.log
 
 step "unit tests under AddressSanitizer + UBSan"
-cmake -S . -B build-asan -G Ninja -DOVN_RAFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake -S . -B build-asan -G Ninja -DOVN_RAFT_WERROR=ON -DOVN_RAFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 ninja -C build-asan unit_tests ovn-raft-exporter
 (cd build-asan && ctest -L unit -j"$jobs" --output-on-failure) 2>&1 | tee build-asan/ctest.log || status=1
 count build-asan/ctest.log

@@ -53,6 +53,12 @@ def main():
             "spec": {"groups": generated["alerts/ovn-raft-rules.yaml"]["groups"]
                      + generated["alerts/ovn-raft-alerts.yaml"]["groups"]}}
     files["deploy/kubernetes/prometheusrule.yaml"] = to_yaml(rule)
+    # Kube-OVN's kube-ovn-v2 chart inserts prometheusRule.additionalGroups with toYaml, not tpl, so
+    # the alerts' {{ $labels }} templates pass through untouched (its extraObjects would not).
+    values = {"prometheusRule": {"enabled": True, "additionalGroups": rule["spec"]["groups"]}}
+    files["deploy/kubernetes/kube-ovn/values-kube-ovn-v2.yaml"] = to_yaml(values).replace(
+        HEADER, HEADER + "# Values for Kube-OVN's kube-ovn-v2 chart: adds this project's recording rules and alerts\n"
+        "# to the chart's PrometheusRule (helm ... -f values-kube-ovn-v2.yaml).\n", 1)
     dashboards = {p.split("/")[-1]: files[p] for p in sorted(files) if p.startswith("dashboards/")}
     if dashboards:
         configmap = {"apiVersion": "v1", "kind": "ConfigMap",

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Checks that deploy/ and the Dockerfile agree with the code and with each other:
 - the sidecar patches use the exporter's default port, mount the directory of its default
-  sockets read-only, probe /healthz, and use the image tag of the project's version;
+  sockets read-only, probe /healthz, and use the image tag of the project's version (how they
+  render onto the upstream objects is check_components.py's part);
 - each PodMonitor scrapes the patch's port name and the default telemetry path;
 - the PrometheusRule holds exactly alerts/*.yaml, the dashboards ConfigMap exactly dashboards/;
 - the Dockerfile exposes the port, runs as non-root, has a HEALTHCHECK, and its runtime stage
@@ -31,12 +32,12 @@ socket_dir = str(Path(re.search(r'"(/var/run/ovn/ovnnb_db\.ctl)"', config).group
 version = re.search(r"project\(ovn-raft-exporter VERSION ([\d.]+)", (root / "CMakeLists.txt").read_text()).group(1)
 
 for flavour in ("kube-ovn", "ovn-kubernetes"):
-    patch = next((root / "deploy/kubernetes" / flavour).glob("*-exporter-patch.yaml"))
+    patch = root / "deploy/kubernetes" / flavour / "exporter-sidecar.yaml"
     c = next(c for c in yaml.safe_load(patch.read_text())["spec"]["template"]["spec"]["containers"]
              if c["name"] == "ovn-raft-exporter")
     where = patch.relative_to(root)
     check(c["image"].endswith(":" + version), f"{where}: image tag is not {version}")
-    check(f"--web.listen-address=:{port}" in c["args"], f"{where}: not listening on :{port}")
+    check(f"--web.listen-address=$(POD_IP):{port}" in c["args"], f"{where}: not listening on $(POD_IP):{port}")
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
     check(list(ports.values()) == [port], f"{where}: container port is not {port}")
     mounts = [m for m in c["volumeMounts"] if m["mountPath"] == socket_dir]
@@ -59,6 +60,9 @@ dashboards = {p.name: json.loads(p.read_text()) for p in (root / "dashboards").g
 check({k: json.loads(v) for k, v in configmap["data"].items()} == dashboards,
       "grafana-dashboards-configmap.yaml differs from dashboards/")
 check(configmap["metadata"]["labels"].get("grafana_dashboard") == "1", "the ConfigMap lacks grafana_dashboard=1")
+values = yaml.safe_load((root / "deploy/kubernetes/kube-ovn/values-kube-ovn-v2.yaml").read_text())
+check(values["prometheusRule"]["enabled"] is True and values["prometheusRule"]["additionalGroups"] == groups,
+      "kube-ovn/values-kube-ovn-v2.yaml does not carry exactly alerts/*.yaml")
 
 dockerfile = (root / "Dockerfile").read_text()
 runtime = dockerfile[dockerfile.rindex("\nFROM "):]

