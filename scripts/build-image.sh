@@ -104,10 +104,15 @@ smoke_test() {
   expect() { # NAME CONDITION-EXIT-CODE DETAIL
     if [ "$2" -eq 0 ]; then check=$((check + 1)); say "ok: $1"; else fail=$((fail + 1)); say "FAILED: $1: $3"; fi
   }
-  local user
+  local user out
   user=$("${bah[@]}" inspect --type image --format '{{.OCIv1.Config.User}}' "$image")
   expect "image runs as a non-root user by default ($user)" "$([ "$user" != "" ] && [ "$user" != 0 ]; echo $?)" "user '$user'"
-  local out
+  local label
+  for label in "version=$version" "revision=$revision" "title=ovn-raft-exporter"; do
+    out=$("${bah[@]}" inspect --type image --format \
+      "{{index .OCIv1.Config.Labels \"org.opencontainers.image.${label%%=*}\"}}" "$image" 2>&1) || true
+    expect "OCI label org.opencontainers.image.$label" "$([ "$out" = "${label#*=}" ]; echo $?)" "'$out'"
+  done
   out=$("${bah[@]}" run --isolation chroot "$ctr" -- id -u 2>&1) || true
   expect "default user inside the image is 65532" "$([ "$out" = 65532 ]; echo $?)" "$out"
   out=$("${bah[@]}" run --isolation chroot "$ctr" -- /usr/local/bin/ovn-raft-exporter --version 2>&1) || true
