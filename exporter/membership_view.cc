@@ -35,10 +35,7 @@ MembershipView AnalyzeMembership(const ClusterStatus& status) {
   if (!status.servers) return v;
   const auto& servers = *status.servers;
   v.members = servers.size();
-  if (v.members > 0) {
-    v.quorum_size = v.members / 2 + 1;
-    v.failure_tolerance = v.members - v.quorum_size;
-  }
+  if (v.members > 0) v.quorum_size = v.members / 2 + 1;
 
   std::vector<std::pair<std::string, std::string>> pairs;
   std::map<std::string, std::set<std::string>> ids_by_host, ids_by_address;

@@ -12,8 +12,7 @@ namespace ovn_raft {
 
 struct MembershipView {
   std::size_t members = 0;
-  std::size_t quorum_size = 0;        // floor(n/2)+1, 0 for an empty view
-  std::size_t failure_tolerance = 0;  // members that may fail before quorum is lost
+  std::size_t quorum_size = 0;  // floor(n/2)+1, 0 for an empty view
   // Stable across members: FNV-1a 64 of the sorted "ID=ADDRESS" pairs, 16 hex digits. Equal
   // views give equal hashes on every member.
   std::string hash;

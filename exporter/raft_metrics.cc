@@ -156,18 +156,30 @@ class RaftMetrics {
     if (s.servers) View(name, cluster_id, server_id, s);
   }
 
+  // Peers that have not said who they are yet ("0000": a peer mid-handshake, or any client
+  // on the Raft port) are counted apart, so that the peer counts mean peers.
   void Connections(const std::string& name, const std::vector<Connection>& connections) {
-    int counts[2][2] = {{0, 0}, {0, 0}};  // [outbound][connected]
-    for (const auto& c : connections) ++counts[c.outbound][c.connected];
+    int counts[2][2] = {{0, 0}, {0, 0}};  // [outbound][connected], identified peers
+    int unidentified[2] = {0, 0};         // [outbound]
+    for (const auto& c : connections) {
+      if (c.peer_known()) {
+        ++counts[c.outbound][c.connected];
+      } else {
+        ++unidentified[c.outbound];
+      }
+    }
     for (int out = 0; out < 2; ++out) {
       for (int up = 0; up < 2; ++up) {
         b_.Gauge("ovn_raft_connections",
-                 "Raft connections to and from peers, by direction and state.",
+                 "Raft connections to and from identified peers, by direction and state.",
                  {{"db", name},
                   {"direction", out ? "outbound" : "inbound"},
                   {"state", up ? "connected" : "connecting"}},
                  counts[out][up]);
       }
+      b_.Gauge("ovn_raft_unidentified_connections",
+               "Connections on the Raft port whose peer has not identified itself (0000).",
+               {{"db", name}, {"direction", out ? "outbound" : "inbound"}}, unidentified[out]);
     }
   }
 
@@ -177,11 +189,12 @@ class RaftMetrics {
     const Labels db{{"db", name}};
     b_.Gauge("ovn_raft_members", "Members in this server's view of the cluster.", db,
              static_cast<double>(v.members));
-    b_.Gauge("ovn_raft_quorum_size", "Votes needed for a majority of this view: floor(n/2)+1.", db,
-             static_cast<double>(v.quorum_size));
-    b_.Gauge("ovn_raft_failure_tolerance",
-             "Members of this view that may fail before quorum is lost.", db,
-             static_cast<double>(v.failure_tolerance));
+    // A joining server has no view yet: no quorum to speak of. How many failures the cluster
+    // tolerates needs every member's word: ovn_raft_cluster:failure_tolerance:count.
+    if (v.members > 0) {
+      b_.Gauge("ovn_raft_quorum_size", "Votes needed for a majority of this view: floor(n/2)+1.",
+               db, static_cast<double>(v.quorum_size));
+    }
     b_.Gauge(
         "ovn_raft_view_info", "Hash of this server's membership view; always 1.",
         {{"db", name}, {"cluster_id", cluster_id}, {"server_id", server_id}, {"view_hash", v.hash}},
@@ -200,6 +213,14 @@ class RaftMetrics {
              "1 when another member ID claims this server's own address.", db,
              Bool(v.self_address_conflict));
 
+    // Peers with an established Raft connection, either way: a living member vouching for
+    // them is what the rules count as alive (ovn_raft_cluster_member:alive:bool).
+    std::set<std::string> established;
+    if (s.connections) {
+      for (const auto& c : *s.connections) {
+        if (c.connected && c.peer_known()) established.insert(c.peer);
+      }
+    }
     std::set<std::string> changing;
     for (const auto& e : *s.servers) {
       const Labels member{{"db", name}, {"server_id", server_id}, {"member_id", e.server_id}};
@@ -215,6 +236,11 @@ class RaftMetrics {
         b_.Gauge("ovn_raft_member_last_message_age_seconds",
                  "Time since this server last heard from the member.", member,
                  static_cast<double>(*e.last_msg_ms_ago) / 1000.0);
+      }
+      if (!e.self && s.connections) {
+        b_.Gauge("ovn_raft_member_connected",
+                 "1 while this server has an established Raft connection with the member.",
+                 member, Bool(established.count(e.server_id) > 0));
       }
       Num("ovn_raft_member_next_index", "Next log index the leader will send to the member.",
           member, e.next_index);

@@ -171,13 +171,37 @@
             },
           },
           {
+            // Elections the majority held: leader changes, seen as rises of the term of the
+            // members that know a leader. A member that campaigns alone raises only its own
+            // term (OVNRaftMemberCampaigning). Resolves a window after the last change, and at
+            // once for a cluster that no longer reports.
             alert: 'OVNRaftFrequentElections',
-            expr: "max_over_time(ovn_raft_cluster:term:max[1h]) - min_over_time(ovn_raft_cluster:term:max[1h]) > 3" % $._config.labels,
+            expr: |||
+              changes(ovn_raft_cluster:leader_term:max[%(leaderChangesWindow)s]) >= %(leaderChangesThreshold)s
+                and on (%(cluster)s) ovn_raft_cluster:reporters:count
+            ||| % $._config.labels,
             labels: { severity: 'warning' },
             annotations: {
-              summary: "An OVN Raft cluster holds elections often.",
-              description: "The term of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) rose by {{ $value }} in the last hour.",
+              summary: "The leader of an OVN Raft cluster changes often.",
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) changed leaders {{ $value }} times in the last %(leaderChangesWindow)s." % $._config.labels,
               runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftFrequentElections'),
+            },
+          },
+          {
+            // A member that knows no leader and keeps starting elections: cut off from its
+            // peers, or the rest of the cluster is down. Resolves as soon as it follows a leader.
+            alert: 'OVNRaftMemberCampaigning',
+            expr: |||
+              (ovn_raft_has_leader == 0)
+                * on (%(member)s) group_left (server_id, address) ovn_raft_server_info
+                and on (%(member)s) (changes(ovn_raft_term[5m]) > 0)
+            ||| % $._config.labels,
+            'for': '5m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member keeps starting elections it cannot win.",
+              description: "Member {{ $labels.server_id }} at {{ $labels.address }} ({{ $labels.instance }}) of {{ $labels.db }} has known no leader and kept raising its term for 5 minutes: it cannot reach a majority of its cluster.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberCampaigning'),
             },
           },
           {

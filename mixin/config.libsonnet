@@ -15,6 +15,9 @@
     expectedReplicasSelector:
       'kube_deployment_spec_replicas{deployment=~"ovn-central|ovnkube-db"}\n'
       + '              or kube_statefulset_replicas{statefulset=~"ovn-central|ovnkube-db"}',
+    // OVNRaftFrequentElections: this many leader changes within the window.
+    leaderChangesThreshold: 3,
+    leaderChangesWindow: '15m',
     followerLagEntries: 1000,
     backlogEntries: 100,
     runbookURLPattern: 'https://github.com/ovn-raft-exporter/ovn-raft-exporter/blob/main/RUNBOOK.md#%s',
@@ -32,6 +35,8 @@
       expectedReplicasSelector: $._config.expectedReplicasSelector,
       followerLagEntries: $._config.followerLagEntries,
       backlogEntries: $._config.backlogEntries,
+      leaderChangesThreshold: $._config.leaderChangesThreshold,
+      leaderChangesWindow: $._config.leaderChangesWindow,
     },
   },
 }

@@ -177,6 +177,17 @@
             ||| % $._config.labels,
           },
           {
+            // The term of the members that know a leader. A cut-off member raises its own term
+            // with every election it starts; this rises only when the majority elects a leader.
+            record: 'ovn_raft_cluster:leader_term:max',
+            expr: |||
+              max by (%(cluster)s) (
+                ovn_raft_term * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
+                  and on (%(member)s) (ovn_raft_has_leader == 1)
+              )
+            ||| % $._config.labels,
+          },
+          {
             record: 'ovn_raft_cluster:connected_members:count',
             expr: |||
               sum by (%(cluster)s) (
@@ -193,21 +204,62 @@
             ||| % $._config.labels,
           },
           {
-            record: 'ovn_raft_cluster:live_members:count',
+            // A member is alive when a living member vouches for it, never because its own
+            // exporter answers or is silent. Where a leader reports, its word decides: itself
+            // and the members it heard from within two election timers (a firewalled peer's
+            // TCP connection can look established for long). Without a leader's report: the
+            // members in contact with a majority (their _Server says so) and the peers they
+            // hold established Raft connections with. With no contact with a majority
+            // anywhere (quorum lost), each reporting member vouches for itself, so a lone
+            // survivor counts 1. Members nobody vouches for have no series: unknown, not dead.
+            record: 'ovn_raft_cluster_member:alive:bool',
             expr: |||
-              (
-                1 + sum by (%(cluster)s) (
-                  (
-                    ovn_raft_member_last_message_age_seconds
-                      < bool on (%(member)s) group_left
-                    2 * ovn_raft_election_timer_seconds
-                  )
-                    * on (%(member)s) group_left (cluster_id)
-                  (ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_role{role="leader"} == 1))
+              max by (%(cluster)s, member_id) (
+                label_replace(
+                  ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_role{role="leader"} == 1),
+                  "member_id", "$1", "server_id", "(.+)"
                 )
               )
-              or ovn_raft_cluster:connected_members:count
+              or
+              max by (%(cluster)s, member_id) (
+                (
+                  ovn_raft_member_last_message_age_seconds
+                    < on (%(member)s) group_left
+                  2 * ovn_raft_election_timer_seconds
+                )
+                  * 0 + on (%(member)s) group_left (cluster_id)
+                (ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_role{role="leader"} == 1))
+              )
+              or
+              (
+                (
+                  max by (%(cluster)s, member_id) (
+                    label_replace(
+                      ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_connected == 1),
+                      "member_id", "$1", "server_id", "(.+)"
+                    )
+                  )
+                  or
+                  max by (%(cluster)s, member_id) (
+                    (ovn_raft_member_connected == 1)
+                      * on (%(member)s) group_left (cluster_id)
+                    (ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_connected == 1))
+                  )
+                )
+                unless on (%(cluster)s) (ovn_raft_cluster:leaders:count > 0)
+              )
+              or
+              (
+                max by (%(cluster)s, member_id) (
+                  label_replace(ovn_raft_server_info{cluster_id!=""}, "member_id", "$1", "server_id", "(.+)")
+                )
+                unless on (%(cluster)s) (ovn_raft_cluster:connected_members:count > 0)
+              )
             ||| % $._config.labels,
+          },
+          {
+            record: 'ovn_raft_cluster:live_members:count',
+            expr: "count by (%(cluster)s) (ovn_raft_cluster_member:alive:bool)" % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster:failure_tolerance:count',

@@ -31,6 +31,7 @@ struct Connection {
   bool outbound = false;
   std::string peer;  // short ID as printed (4 hex), "0000" when unknown
   bool connected = false;
+  bool peer_known() const { return peer != "0000"; }
 };
 
 // "Adding server a1b2 (a1b2 at tcp:...) (adding: catchup)" / "Removing server ...", leader only.

@@ -64,7 +64,7 @@ class StatusWriter {
         Str("direction", std::string(c.outbound ? "outbound" : "inbound"));
         Str("peer", c.peer);
         Key("peer_known");
-        w_.Bool(c.peer != "0000");
+        w_.Bool(c.peer_known());
         Key("connected");
         w_.Bool(c.connected);
         w_.EndObject();

@@ -13,7 +13,9 @@
 #   raft-cluster.sh leader DIR db                      print the member number of db's leader
 #   raft-cluster.sh ctl|sock DIR N db                  print a member's unixctl / database socket
 #   raft-cluster.sh status DIR N db                    cluster/status of one member (ovs-appctl)
-#   raft-cluster.sh stop DIR                           kill every member
+#   raft-cluster.sh cut DIR N                          firewall member N off from its peers (iptables)
+#   raft-cluster.sh heal DIR N                         remove that firewall
+#   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log}; DIR/env holds BASE_PORT. Member N listens on
 # 127.0.0.N:BASE_PORT (nb) and 127.0.0.N:BASE_PORT+1 (sb).
@@ -37,8 +39,10 @@ port_of() { # db
 addr_of() { echo "tcp:127.0.0.$1:$(port_of "$2")"; }
 
 start_server() { # member db
-  local m="$DIR/m$1"
-  ovsdb-server --detach --no-chdir --pidfile="$m/$2.pid" --log-file="$m/$2.log" \
+  local m="$DIR/m$1" as=()
+  # A member that was cut off once runs as its own uid (see cmd_cut).
+  [ -f "$m/uid" ] && as=(setpriv --reuid="$(cat "$m/uid")" --regid="$(cat "$m/uid")" --clear-groups)
+  "${as[@]}" ovsdb-server --detach --no-chdir --pidfile="$m/$2.pid" --log-file="$m/$2.log" \
     --unixctl="$m/$2.ctl" --remote="punix:$m/$2.sock" "$m/$2.db" >/dev/null 2>&1 ||
     die "ovsdb-server for member $1 $2 failed to start: $(tail -3 "$m/$2.log" 2>/dev/null)"
 }
@@ -58,6 +62,7 @@ join_db() { # member db: write a fresh database file that joins the cluster thro
   for n in $(members); do [ "$n" != "$1" ] && remotes+=("$(addr_of "$n" "$2")"); done
   rm -f "$m/$2.db"
   ovsdb-tool join-cluster "$m/$2.db" "${DBNAME[$2]}" "$(addr_of "$1" "$2")" "${remotes[@]}"
+  [ ! -f "$m/uid" ] || chown "$(cat "$m/uid")" "$m/$2.db"
 }
 
 members() { # every member number that has a directory
@@ -113,6 +118,39 @@ cmd_leader() {
   return 1
 }
 
+# Every loopback connection leaves from 127.0.0.1, so member N's own connections are told
+# apart by their owner: its servers are restarted (same databases, same IDs) under a uid of
+# their own; every connection that uid sends on is marked and then dropped both ways (those
+# already up included), as is anything sent to 127.0.0.N's Raft ports. The rules live in a
+# chain named after the cluster's ports, so that concurrent clusters never touch each other's.
+chain_of() { echo "OVNRAFT-$BASE_PORT"; }
+cmd_cut() { # member
+  local m="$DIR/m$1" uid chain db mark
+  uid=$((40000 + BASE_PORT % 20000))
+  chain=$(chain_of)
+  mark=$((0x4000 + BASE_PORT % 0x3fff))
+  if [ ! -f "$m/uid" ]; then
+    echo "$uid" >"$m/uid"
+    chmod 755 "$DIR"
+    chown -R "$uid:$uid" "$m"
+    for db in "${DBS[@]}"; do kill_server "$1" "$db"; start_server "$1" "$db"; done
+    cmd_wait
+  fi
+  uid=$(cat "$m/uid")
+  iptables -N "$chain" 2>/dev/null || iptables -F "$chain"
+  iptables -C OUTPUT -j "$chain" 2>/dev/null || iptables -I OUTPUT -j "$chain"
+  iptables -A "$chain" -p tcp -m owner --uid-owner "$uid" -j CONNMARK --set-mark "$mark"
+  iptables -A "$chain" -p tcp -m connmark --mark "$mark" -j DROP
+  iptables -A "$chain" -p tcp -d "127.0.0.$1" -m multiport --dports "$(port_of nb),$(port_of sb)" -j DROP
+}
+cmd_heal() {
+  local chain
+  chain=$(chain_of)
+  iptables -D OUTPUT -j "$chain" 2>/dev/null || true
+  iptables -F "$chain" 2>/dev/null || true
+  iptables -X "$chain" 2>/dev/null || true
+}
+
 DIR_ARG=${2:-}
 [ -n "$DIR_ARG" ] || die "usage: raft-cluster.sh COMMAND DIR ..."
 DIR=$(realpath -m "$DIR_ARG")
@@ -144,9 +182,12 @@ case "$1" in
   ctl) echo "$DIR/m$3/$4.ctl" ;;
   sock) echo "$DIR/m$3/$4.sock" ;;
   status) load_env; status "$3" "$4" ;;
+  cut) load_env; cmd_cut "$3" ;;
+  heal) load_env; cmd_heal ;;
   stop)
     [ -f "$DIR/env" ] || exit 0
     load_env
+    [ -z "$(ls "$DIR"/m*/uid 2>/dev/null)" ] || cmd_heal
     for n in $(members); do for db in "${DBS[@]}"; do kill_server "$n" "$db"; done; done ;;
   *) die "unknown command $1" ;;
 esac

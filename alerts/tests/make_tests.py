@@ -32,6 +32,11 @@ class Member:
         self.uncommitted = kw.get("uncommitted", lambda t: 0)
         self.warnings = kw.get("warnings", 0)
         self.scrape_up = kw.get("scrape_up", lambda t: 1)
+        # Whether its ovsdb-server runs (its exporter may be down: `present` says that), and
+        # whether its peers can reach it (a firewall cuts it off).
+        self.alive = kw.get("alive", self.present)
+        self.reachable = kw.get("reachable", lambda t: True)
+        self.links = kw.get("links", {})  # member -> function(t) overriding member_connected
 
 
 def view_hash(view):
@@ -43,7 +48,14 @@ def labels(d):
     return "{" + ",".join(f'{k}="{v}"' for k, v in d.items()) + "}"
 
 
-def member_series(m):
+def established(m, mid, everyone):
+    """The value of m's ovn_raft_member_connected{member_id=mid}: an established connection
+    needs both ends running and reachable."""
+    return lambda t: int(m.reachable(t) and any(o.sid == mid and o.cid == m.cid and o.alive(t) and o.reachable(t)
+                                                for o in everyone))
+
+
+def member_series(m, everyone):
     """(series, value function of t) pairs for one member."""
     base = {"namespace": NS, "instance": m.instance, "job": "ovn-raft-exporter", "db": NB}
     ident = dict(base, cluster_id=m.cid, server_id=m.sid)
@@ -55,7 +67,6 @@ def member_series(m):
         ("ovn_raft_view_info" + labels(dict(ident, view_hash=view_hash(m.view))), lambda t: 1, False),
         ("ovn_raft_has_leader" + labels(base), lambda t: 0 if m.leader is None else 1, False),
         ("ovn_raft_connected" + labels(base), lambda t: m.connected, False),
-        ("ovn_raft_quorum_size" + labels(base), lambda t: len(m.view) // 2 + 1 if m.view else 0, False),
         ("ovn_raft_members" + labels(base), lambda t: len(m.view), False),
         ("ovn_raft_term" + labels(base), m.term, False),
         ("ovn_raft_election_timer_seconds" + labels(base), lambda t: 1, False),
@@ -64,6 +75,8 @@ def member_series(m):
         ("ovn_raft_log_entries_unapplied" + labels(base), lambda t: 0, False),
         ("ovn_raft_parse_warnings" + labels(base), lambda t: m.warnings, False),
     ]
+    if m.view:  # a joining member has no view, and no quorum
+        out.append(("ovn_raft_quorum_size" + labels(base), lambda t: len(m.view) // 2 + 1, False))
     if m.expected:
         out.append(("ovn_raft_expected_members" + labels(base), lambda t: m.expected, False))
     for role in ("leader", "candidate", "follower"):
@@ -78,6 +91,9 @@ def member_series(m):
         out.append(("ovn_raft_member_info" + labels(dict(ident, member_id=mid, address=f"tcp:{ip}:6643",
                                                           host=ip)), lambda t: 1, False))
         member = dict(base, server_id=m.sid, member_id=mid)
+        if mid != m.sid:
+            out.append(("ovn_raft_member_connected" + labels(member), m.links.get(mid, established(m, mid, everyone)),
+                        False))
         if m.role == "leader":
             lag = m.match_lag.get(mid, 1)
             out.append(("ovn_raft_member_match_index" + labels(member), (lambda l: lambda t: 5000 - l)(lag) if mid != m.sid else (lambda t: 5000), False))
@@ -91,7 +107,7 @@ def input_series(members):
     """Merges the members' series; a member absent at t leaves its series absent at t."""
     merged = {}
     for m in members:
-        for name, value, always in member_series(m):
+        for name, value, always in member_series(m, members):
             points = merged.setdefault(name, [None] * (MINUTES + 1))
             for t in range(MINUTES + 1):
                 if always or m.present(t):
@@ -113,7 +129,7 @@ ALL_ALERTS = [
     "OVNRaftLeaderDisagreement", "OVNRaftClusterIDSplit", "OVNRaftMembershipViewsDisagree",
     "OVNRaftNoMajorityView", "OVNRaftQuorumLost", "OVNRaftQuorumAtRisk", "OVNRaftStaleMember",
     "OVNRaftMemberNotReporting", "OVNRaftHostClaimedByMultipleIDs", "OVNRaftTooManyMembers",
-    "OVNRaftTooFewMembers", "OVNRaftFrequentElections", "OVNRaftMemberStuckJoining",
+    "OVNRaftTooFewMembers", "OVNRaftFrequentElections", "OVNRaftMemberCampaigning", "OVNRaftMemberStuckJoining",
     "OVNRaftMemberDisconnected", "OVNRaftFollowerLagging", "OVNRaftCommitBacklogGrowing",
     "OVNRaftApplyBacklogGrowing", "OVNRaftStatusNotUnderstood",
 ]
@@ -182,6 +198,9 @@ def scenarios():
         rule(30, "ovn_raft_cluster:leaders:count", [(cluster("ovn_raft_cluster:leaders:count"), 1)]),
         rule(30, "ovn_raft_cluster:leader_ids:count", [(cluster("ovn_raft_cluster:leader_ids:count"), 1)]),
         rule(30, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 3)]),
+        rule(30, "ovn_raft_cluster_member:alive:bool",
+             [(cluster("ovn_raft_cluster_member:alive:bool", {"member_id": s}), 1) for s in ("a1a1", "b2b2", "c3c3")]),
+        rule(30, "ovn_raft_cluster:leader_term:max", [(cluster("ovn_raft_cluster:leader_term:max"), 1)]),
         rule(30, "ovn_raft_cluster:quorum:size", [(cluster("ovn_raft_cluster:quorum:size"), 2)]),
         rule(30, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), 1)]),
         rule(30, "ovn_raft_cluster:members_vs_expected:diff", [(cluster("ovn_raft_cluster:members_vs_expected:diff"), 0)]),
@@ -227,32 +246,46 @@ def scenarios():
         "OVNRaftExporterDown": [({"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter"}, 0)],
     })
 
-    # 4. Two members die at 5m: the survivor is a disconnected candidate.
+    # 4. Two members die at 5m: the survivor is a disconnected candidate that keeps starting
+    # elections. It answers, so it is alive: 1 of the quorum of 2.
+    campaigner = {"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter", "db": NB,
+                  "server_id": "a1a1", "address": "tcp:10.0.0.1:6643"}
     members = [Member(*A, VIEW, role="leader", present=gone5), Member(*B, VIEW, present=gone5),
                Member(*C, VIEW, present=gone5),
                Member(*A, VIEW, role="candidate", leader=None, connected=0, present=back,
-                      status="disconnected", term=lambda t: 1 + min(t, 20))]
+                      status="disconnected", term=lambda t: 1 + t)]
     yield "two members killed", members, [
-        rule(30, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), -2)]),
+        rule(30, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 1)]),
+        rule(30, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), -1)]),
     ] + alerts_at(30, {
-        "OVNRaftQuorumLost": [(CLUSTER, -2, [0, 2])],
+        "OVNRaftQuorumLost": [(CLUSTER, -1, [1, 2])],
         "OVNRaftNoLeader": [(CLUSTER, 0)],
         "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="b2b2"), 1), (dict(CLUSTER, member_id="c3c3"), 1)],
         "OVNRaftMemberDisconnected": [({"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter",
                                         "db": NB, "status": "disconnected"}, 1)],
-        # Alerts may see the recording group's current or previous evaluation (groups run
-        # concurrently), so changing inputs level off before the checked time: term 1 -> 21.
-        "OVNRaftFrequentElections": [(CLUSTER, 20)],
+        # Its term climbs, but no leader is elected: a campaign, not frequent elections.
+        "OVNRaftMemberCampaigning": [(campaigner, 0)],
     })
 
     # 5. Member 2's exporter stops at 5m; its database is fine and the leader still hears it.
-    members = healthy(b={"present": gone5, "scrape_up": lambda t: 1 if t < 5 else 0})
+    members = healthy(b={"present": gone5, "alive": lambda t: True, "scrape_up": lambda t: 1 if t < 5 else 0})
     yield "exporter down, database fine", members, [
         rule(30, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 3)]),
     ] + alerts_at(30, {
         "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="b2b2"), 2)],
         "OVNRaftExporterDown": [({"namespace": NS, "instance": "10.0.0.2:10476", "job": "ovn-raft-exporter"}, 0)],
     })
+
+    # 5b. The leader's exporter stops at 5m for over an hour; the database is fine. Nobody
+    # reports the leader's view, but both followers hold connections with it: alive.
+    members = healthy(a={"present": gone5, "alive": lambda t: True, "scrape_up": lambda t: 1 if t < 5 else 0})
+    yield "the leader's exporter down for an hour", members, [
+        rule(70, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 3)]),
+        rule(70, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), 1)]),
+    ] + [a for t in (8, 20, 40, 70) for a in alerts_at(t, {} if t < 20 else {
+        "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="a1a1"), 2)],
+        "OVNRaftExporterDown": [({"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter"}, 0)],
+    })]
 
     # 6. Member 3 re-created at 5m as a single-member cluster of its own.
     members = [Member(*A, VIEW, role="leader", ages={"c3c3": a_age}), Member(*B, VIEW),
@@ -324,6 +357,38 @@ def scenarios():
         "OVNRaftStatusNotUnderstood": [({"namespace": NS, "instance": "10.0.0.3:10476", "job": "ovn-raft-exporter",
                                          "db": NB}, 2)],
     })
+
+    # 13. Leaders change at 10, 12, 14, 16 and 18m, then hold: frequent elections while the
+    # changes fall in the window, quiet once they leave it.
+    term = lambda t: 1 + sum(1 for c in (10, 12, 14, 16, 18) if t >= c)
+    members = healthy(a={"term": term}, b={"term": term}, c={"term": term})
+    yield "frequent leader changes, then stable", members, alerts_at(9, {}) + alerts_at(25, {
+        "OVNRaftFrequentElections": [(CLUSTER, 4)],
+    }) + alerts_at(40, {})
+
+    # 14. Member 3 is cut off by a firewall from 5 to 25m: it campaigns alone (its term climbs,
+    # the majority keeps its leader); on healing its higher term forces one election. The
+    # leader's TCP connection to it still looks established: the leader's last-message ages
+    # decide.
+    cut = lambda t: 5 <= t < 25
+    majority_term = lambda t: 1 if t < 25 else 22
+    cut_member = {"namespace": NS, "instance": "10.0.0.3:10476", "job": "ovn-raft-exporter", "db": NB}
+    members = [Member(*A, VIEW, role="leader", term=majority_term, links={"c3c3": lambda t: 1},
+                      ages={"c3c3": lambda t: 60.0 * (t - 5) + 1 if cut(t) else 0.2}),
+               Member(*B, VIEW, term=majority_term),
+               Member(*C, VIEW, present=lambda t: t < 5),
+               Member(*C, VIEW, role="candidate", leader=None, connected=0, status="disconnected",
+                      present=cut, reachable=lambda t: not cut(t), term=lambda t: 1 + (t - 4)),
+               Member(*C, VIEW, present=lambda t: t >= 25, term=majority_term)]
+    yield "member cut off, then healed", members, [
+        rule(20, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 2)]),
+        rule(20, "ovn_raft_cluster:leader_term:max", [(cluster("ovn_raft_cluster:leader_term:max"), 1)]),
+        rule(30, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 3)]),
+    ] + alerts_at(20, {
+        "OVNRaftMemberCampaigning": [(dict(cut_member, server_id="c3c3", address="tcp:10.0.0.3:6643"), 0)],
+        "OVNRaftMemberDisconnected": [(dict(cut_member, status="disconnected"), 1)],
+        "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
+    }) + alerts_at(30, {})
 
 
 def main():

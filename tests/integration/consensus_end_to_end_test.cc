@@ -202,6 +202,18 @@ class EndToEnd {
     EXPECT_GE(checked, 30);
   }
 
+  // One recording rule's value per database ("OVN_Northbound" -> value).
+  std::map<std::string, double> PerDb(const std::string& query) const {
+    std::map<std::string, double> out;
+    for (const auto& s : PrometheusQuery(prometheus_port_, query)) out[s.labels.at("db")] = s.value;
+    return out;
+  }
+  void ExpectPerDb(const std::string& query, double value) const {
+    EXPECT_EQ(PerDb(query), (std::map<std::string, double>{{"OVN_Northbound", value},
+                                                            {"OVN_Southbound", value}}))
+        << query;
+  }
+
   // Waits until the rules agree with the reference and exactly `alerts` are active.
   void ExpectConverges(const std::set<std::string>& alerts, const std::string& scenario) {
     SCOPED_TRACE(scenario);
@@ -249,6 +261,7 @@ int Follower(RaftCluster& c) { return c.Leader("nb") == 3 ? 2 : 3; }
 TEST(ConsensusEndToEndTest, HealthyThenFollowerKilledThenTwoKilled) {
   EndToEnd e;
   e.ExpectConverges({}, "healthy");
+  e.ExpectPerDb("ovn_raft_cluster:failure_tolerance:count", 1);
   const int leader = e.cluster().Leader("nb");
   const int follower = Follower(e.cluster());
   e.cluster().Kill(follower);
@@ -256,12 +269,14 @@ TEST(ConsensusEndToEndTest, HealthyThenFollowerKilledThenTwoKilled) {
       Both({"OVNRaftQuorumAtRisk", "OVNRaftMemberNotReporting", "OVNRaftDatabaseUnreadable"}),
       "a follower killed");
   e.cluster().Kill(leader);
-  // The survivor keeps starting elections it cannot win: its term climbs, so
-  // OVNRaftFrequentElections joins once the term has risen by more than 3.
+  // The survivor answers, so it is alive (1 of a quorum of 2), and keeps starting elections
+  // it cannot win: a campaign, not frequent elections (no leader is ever elected).
   e.ExpectConverges(
       Both({"OVNRaftQuorumLost", "OVNRaftNoLeader", "OVNRaftMemberNotReporting",
-            "OVNRaftDatabaseUnreadable", "OVNRaftMemberDisconnected", "OVNRaftFrequentElections"}),
+            "OVNRaftDatabaseUnreadable", "OVNRaftMemberDisconnected", "OVNRaftMemberCampaigning"}),
       "two members killed");
+  e.ExpectPerDb("ovn_raft_cluster:live_members:count", 1);
+  e.ExpectPerDb("ovn_raft_cluster:failure_tolerance:count", -1);
 }
 
 TEST(ConsensusEndToEndTest, LeaderKilled) {
@@ -287,6 +302,37 @@ TEST(ConsensusEndToEndTest, ExporterDownThenFreshRestart) {
                     "a member restarted with a fresh database at the same address");
   std::this_thread::sleep_for(std::chrono::seconds(10));  // a few samples in every 1m range
   e.ExpectDashboardsShowData();
+}
+
+// The exporter of the leader (of NB; SB's may be another member) stops: its member is alive,
+// and the cluster tolerates one failure as before. Only the exporter alerts may come.
+TEST(ConsensusEndToEndTest, LeaderExporterDownIsNoQuorumRisk) {
+  EndToEnd e;
+  e.ExpectConverges({}, "healthy");
+  const int leader = e.cluster().Leader("nb");
+  e.StopExporter(leader);
+  e.ExpectConverges(Union(Both({"OVNRaftMemberNotReporting"}), {"OVNRaftExporterDown/-"}),
+                    "the leader's exporter down");
+  e.ExpectPerDb("ovn_raft_cluster:live_members:count", 3);
+  e.ExpectPerDb("ovn_raft_cluster:failure_tolerance:count", 1);
+}
+
+// A follower is firewalled off from its peers and healed: while cut off it campaigns alone
+// (its term climbs, the majority keeps its leader) and the cluster tolerates no further
+// failure; healed, everything clears, and the majority's one election is no "frequent" one.
+TEST(ConsensusEndToEndTest, MemberCutOffThenHealed) {
+  EndToEnd e;
+  e.ExpectConverges({}, "healthy");
+  const int cut = Follower(e.cluster());
+  e.cluster().Cut(cut);
+  e.ExpectConverges(Both({"OVNRaftMemberDisconnected", "OVNRaftMemberCampaigning",
+                          "OVNRaftQuorumAtRisk"}),
+                    "a follower cut off");
+  e.ExpectPerDb("ovn_raft_cluster:live_members:count", 2);
+  e.cluster().Heal();
+  e.cluster().Wait();
+  e.ExpectConverges({}, "healed");
+  e.ExpectPerDb("ovn_raft_cluster:live_members:count", 3);
 }
 
 TEST(ConsensusEndToEndTest, MemberRecreatedAsItsOwnCluster) {

@@ -23,6 +23,8 @@ class RaftCluster {
   void Restart(int member);  // same database, same ID
   void RestartFresh(int member);
   void Split(int member);
+  void Cut(int member);  // firewall the member off from its peers (iptables), keep it running
+  void Heal();
   void Wait();
   int members() const { return members_; }
   const std::string& dir() const { return dir_; }

@@ -57,7 +57,13 @@ TEST(RaftMetricsTest, LeaderFacts) {
             0);
   EXPECT_EQ(m.Value("ovn_raft_members", db), 3);
   EXPECT_EQ(m.Value("ovn_raft_quorum_size", db), 2);
-  EXPECT_EQ(m.Value("ovn_raft_failure_tolerance", db), 1);
+  // Dropped: one member cannot tell how many others are alive (the rules can).
+  EXPECT_FALSE(m.Value("ovn_raft_failure_tolerance").has_value());
+  // "<-68ff ->68ff <-63a7 ->63a7": both peers connected, no series for self.
+  EXPECT_EQ(m.All("ovn_raft_member_connected").size(), 2u);
+  EXPECT_EQ(m.Value("ovn_raft_member_connected", {{"member_id", "68ff"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_member_connected", {{"member_id", "63a7"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_unidentified_connections", {{"direction", "inbound"}}), 0);
   EXPECT_EQ(m.All("ovn_raft_member_info").size(), 3u);
   EXPECT_EQ(m.All("ovn_raft_member_match_index").size(), 3u);
   EXPECT_EQ(m.All("ovn_raft_member_last_message_age_seconds").size(), 2u);  // not for self
@@ -87,6 +93,26 @@ TEST(RaftMetricsTest, FollowerAndCandidate) {
                     {{"db", "C"}, {"direction", "outbound"}, {"state", "connecting"}}),
             2);
   EXPECT_EQ(m.Value("ovn_raft_members", {{"db", "C"}}), 4);
+  // "(->68ff) (->63a7)": trying, not connected: nobody to vouch for.
+  EXPECT_EQ(m.Value("ovn_raft_member_connected", {{"db", "C"}, {"member_id", "68ff"}}), 0);
+  EXPECT_EQ(m.Value("ovn_raft_member_connected", {{"db", "C"}, {"member_id", "63a7"}}), 0);
+  // "->0000 <-6355 <-63a7 ->63a7": the unidentified outbound connection is counted apart.
+  EXPECT_EQ(m.Value("ovn_raft_connections",
+                    {{"db", "F"}, {"direction", "outbound"}, {"state", "connected"}}),
+            1);
+  EXPECT_EQ(m.Value("ovn_raft_unidentified_connections", {{"db", "F"}, {"direction", "outbound"}}),
+            1);
+  EXPECT_EQ(m.Value("ovn_raft_member_connected", {{"db", "F"}, {"member_id", "6355"}}), 1);
+}
+
+TEST(RaftMetricsTest, JoiningHasNoQuorum) {
+  Snapshot s;
+  s.databases.push_back(FromFixture("J", "ovs-3.1.0/joining.txt"));
+  const auto m = Render(s);
+  EXPECT_EQ(m.Value("ovn_raft_members", {{"db", "J"}}), 0);
+  EXPECT_FALSE(m.Value("ovn_raft_quorum_size").has_value());  // was 0: no view, no quorum
+  EXPECT_EQ(m.Value("ovn_raft_unidentified_connections", {{"db", "J"}, {"direction", "outbound"}}),
+            2);
 }
 
 TEST(RaftMetricsTest, ConflictsAndChanges) {
