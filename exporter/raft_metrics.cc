@@ -239,8 +239,8 @@ class RaftMetrics {
       }
       if (!e.self && s.connections) {
         b_.Gauge("ovn_raft_member_connected",
-                 "1 while this server has an established Raft connection with the member.",
-                 member, Bool(established.count(e.server_id) > 0));
+                 "1 while this server has an established Raft connection with the member.", member,
+                 Bool(established.count(e.server_id) > 0));
       }
       Num("ovn_raft_member_next_index", "Next log index the leader will send to the member.",
           member, e.next_index);

@@ -180,6 +180,7 @@
               changes(ovn_raft_cluster:leader_term:max[%(leaderChangesWindow)s]) >= %(leaderChangesThreshold)s
                 and on (%(cluster)s) ovn_raft_cluster:reporters:count
             ||| % $._config.labels,
+            'for': '2m',
             labels: { severity: 'warning' },
             annotations: {
               summary: "The leader of an OVN Raft cluster changes often.",

@@ -7,7 +7,7 @@
 #   scripts/demo.sh --once           start, summarise, stop (for tests and CI)
 #   scripts/demo.sh summary          summarise the running demo again
 #   scripts/demo.sh break SCENARIO   from another terminal: stale-member | member-down |
-#                                    leader-down | exporter-down | split
+#                                    leader-down | exporter-down | cut-off | split
 #   scripts/demo.sh heal             undo every break: back to a healthy 3-member cluster
 #   scripts/demo.sh stop             stop a demo left running
 #
@@ -68,7 +68,7 @@ urls() {
   say "Exporters:  $(exporter_url 1)/metrics  $(exporter_url 2)/metrics  $(exporter_url 3)/metrics"
   say "Status:     $(exporter_url 1)/status (parsed cluster/status as JSON)"
   say "Prometheus: http://127.0.0.1:$prometheus_port/alerts (rules evaluated every 2 s)"
-  say "Break it:   scripts/demo.sh break stale-member|member-down|leader-down|exporter-down|split"
+  say "Break it:   scripts/demo.sh break stale-member|member-down|leader-down|exporter-down|cut-off|split"
   say "Heal it:    scripts/demo.sh heal     Summary again: scripts/demo.sh summary"
 }
 
@@ -105,10 +105,13 @@ break_it() {
       say "Killing the NB leader, member $l."
       cluster kill "$l" nb ;;
     exporter-down) say "Stopping member 2's exporter; its database stays up."; stop_pidfile "$dir/exporter-2.pid" ;;
+    cut-off)
+      say "Firewalling member 3 off from its peers (iptables); it keeps running and campaigns alone."
+      cluster cut 3 ;;
     split)
       say "Re-creating member 3 as a new single-member cluster (a cluster ID split)."
       cluster split 3 ;;
-    *) say "break what? stale-member | member-down | leader-down | exporter-down | split"; exit 2 ;;
+    *) say "break what? stale-member | member-down | leader-down | exporter-down | cut-off | split"; exit 2 ;;
   esac
   say "Alerts count their condition for a while before firing; watch: scripts/demo.sh summary"
 }

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -209,8 +210,8 @@ class EndToEnd {
     return out;
   }
   void ExpectPerDb(const std::string& query, double value) const {
-    EXPECT_EQ(PerDb(query), (std::map<std::string, double>{{"OVN_Northbound", value},
-                                                            {"OVN_Southbound", value}}))
+    EXPECT_EQ(PerDb(query),
+              (std::map<std::string, double>{{"OVN_Northbound", value}, {"OVN_Southbound", value}}))
         << query;
   }
 
@@ -224,7 +225,17 @@ class EndToEnd {
       reference = Reference();
       rules = Rules();
       active = Alerts();
-      if (!reference.empty() && reference == rules && active == alerts) return;
+      if (!reference.empty() && reference == rules && active == alerts) {
+        std::string states;  // for the log: which of them fire already, which are pending
+        for (const auto& a : PrometheusQuery(prometheus_port_, "ALERTS")) {
+          const auto db = a.labels.find("db");
+          states += " " + a.labels.at("alertname") + "/" +
+                    (db == a.labels.end() ? "-" : db->second) + "=" + a.labels.at("alertstate");
+        }
+        std::printf("[ scenario ] %s:%s\n", scenario.c_str(),
+                    states.empty() ? " none" : states.c_str());
+        return;
+      }
       std::this_thread::sleep_for(std::chrono::seconds(2));
     }
     EXPECT_EQ(Describe(rules), Describe(reference)) << "rules (left) vs reference (right)";
@@ -325,9 +336,9 @@ TEST(ConsensusEndToEndTest, MemberCutOffThenHealed) {
   e.ExpectConverges({}, "healthy");
   const int cut = Follower(e.cluster());
   e.cluster().Cut(cut);
-  e.ExpectConverges(Both({"OVNRaftMemberDisconnected", "OVNRaftMemberCampaigning",
-                          "OVNRaftQuorumAtRisk"}),
-                    "a follower cut off");
+  e.ExpectConverges(
+      Both({"OVNRaftMemberDisconnected", "OVNRaftMemberCampaigning", "OVNRaftQuorumAtRisk"}),
+      "a follower cut off");
   e.ExpectPerDb("ovn_raft_cluster:live_members:count", 2);
   e.cluster().Heal();
   e.cluster().Wait();
