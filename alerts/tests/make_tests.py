@@ -282,7 +282,7 @@ def scenarios():
     yield "the leader's exporter down for an hour", members, [
         rule(70, "ovn_raft_cluster:live_members:count", [(cluster("ovn_raft_cluster:live_members:count"), 3)]),
         rule(70, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), 1)]),
-    ] + [a for t in (8, 20, 40, 70) for a in alerts_at(t, {} if t < 20 else {
+    ] + [a for t in (8, 25, 40, 70) for a in alerts_at(t, {} if t < 25 else {
         "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="a1a1"), 2)],
         "OVNRaftExporterDown": [({"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter"}, 0)],
     })]
