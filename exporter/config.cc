@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
@@ -29,6 +30,10 @@ const FlagSpec kFlags[] = {
     {"expected-members",
      "Members each cluster should have, e.g. the ovn-central replicas; exported as "
      "ovn_raft_expected_members for the too-many/too-few alerts (default: unset)."},
+    {"expected-hosts",
+     "Hosts the members should run on, comma- or space-separated IPs or DNS names (Kube-OVN's "
+     "NODE_IPS); exported as ovn_raft_expected_host_info, and the expected size when "
+     "--expected-members is unset (default: unset)."},
     {"log.level", "debug, info, warn or error (default info)."},
 };
 
@@ -80,6 +85,12 @@ std::string Apply(Config& c, const std::string& flag, const std::string& value) 
     const auto n = ParseUint(value);
     if (!n || *n > 99) return "expected a number of members from 0 to 99, got \"" + value + "\"";
     c.expected_members = static_cast<int>(*n);
+  } else if (flag == "expected-hosts") {
+    auto hosts = ParseHostList(value);
+    if (!hosts)
+      return "expected IPs or DNS names separated by commas or spaces, got \"" + value + "\"";
+    if (hosts->size() > 99) return "expected at most 99 hosts";
+    c.expected_hosts = std::move(*hosts);
   } else if (flag == "log.level") {
     const auto level = ParseLogLevel(value);
     if (!level) return "expected debug, info, warn or error, got \"" + value + "\"";
@@ -89,6 +100,37 @@ std::string Apply(Config& c, const std::string& flag, const std::string& value) 
 }
 
 }  // namespace
+
+std::optional<std::vector<std::string>> ParseHostList(const std::string& value) {
+  std::set<std::string> hosts;
+  std::string host;
+  auto take = [&]() -> bool {
+    if (host.empty()) return true;
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+      host = host.substr(1, host.size() - 2);
+    }
+    for (char& ch : host) {
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      // IPv4, IPv6 (with a zone after %), DNS names.
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != ':' && ch != '-' &&
+          ch != '%' && ch != '_') {
+        return false;
+      }
+    }
+    hosts.insert(host);
+    host.clear();
+    return true;
+  };
+  for (char ch : value) {
+    if (ch == ',' || std::isspace(static_cast<unsigned char>(ch))) {
+      if (!take()) return std::nullopt;
+    } else {
+      host += ch;
+    }
+  }
+  if (!take()) return std::nullopt;
+  return std::vector<std::string>(hosts.begin(), hosts.end());
+}
 
 std::vector<DatabaseTarget> DefaultDatabases() {
   return {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "expectations.h"
+
 namespace ovn_raft {
 
 // One clustered database to watch: its unixctl socket and (optionally) its database socket.
@@ -28,8 +30,15 @@ struct Config {
   std::chrono::milliseconds timeout{2000};
   std::chrono::milliseconds min_interval{1000};
   std::size_t max_reply_bytes = 8u << 20;
-  int expected_members = 0;  // 0: not set (the rules then use kube-state-metrics)
+  int expected_members = 0;                 // 0: not set (the rules then use kube-state-metrics)
+  std::vector<std::string> expected_hosts;  // --expected-hosts, normalised
   LogLevel log_level = LogLevel::kInfo;
+
+  // --expected-members, or else as many members as --expected-hosts names.
+  Expectations expectations() const {
+    return {expected_members > 0 ? expected_members : static_cast<int>(expected_hosts.size()),
+            expected_hosts};
+  }
 };
 
 struct ConfigResult {
@@ -53,5 +62,10 @@ std::vector<DatabaseTarget> DefaultDatabases();
 
 // "NAME=CTL[,SOCK]"
 std::optional<DatabaseTarget> ParseDatabaseFlag(const std::string& value);
+
+// Kube-OVN's NODE_IPS format: IPs or DNS names separated by commas and/or spaces, IPv6 with or
+// without brackets. Returns them lower-cased, brackets removed, sorted and unique; nullopt when
+// an entry is not a host.
+std::optional<std::vector<std::string>> ParseHostList(const std::string& value);
 
 }  // namespace ovn_raft

@@ -85,7 +85,7 @@ Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_pt
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
-      collector_(coordinator, config_.timeout, config_.expected_members) {}
+      collector_(coordinator, config_.timeout, config_.expectations()) {}
 
 HttpResponse Endpoints::Handle(const HttpRequest& request) {
   if (request.method != "GET" && request.method != "HEAD") {

@@ -14,8 +14,7 @@ std::vector<prometheus::MetricFamily> RaftCollector::CollectWithin(
   std::vector<prometheus::MetricFamily> families;
   try {
     const auto snapshot = coordinator_.Get(timeout);
-    families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
-                                expected_members_);
+    families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(), expected_);
   } catch (const std::exception& e) {
     // An exception escaping Collect() would abort the process; report and serve the rest.
     Log(LogLevel::kError, "collect failed", {{"error", e.what()}});

@@ -9,6 +9,7 @@
 
 #include <chrono>
 
+#include "expectations.h"
 #include "read_coordinator.h"
 
 namespace ovn_raft {
@@ -16,8 +17,8 @@ namespace ovn_raft {
 class RaftCollector : public prometheus::Collectable {
  public:
   RaftCollector(ReadCoordinator& coordinator, std::chrono::milliseconds timeout,
-                int expected_members = 0)
-      : coordinator_(coordinator), timeout_(timeout), expected_members_(expected_members) {}
+                Expectations expected = {})
+      : coordinator_(coordinator), timeout_(timeout), expected_(std::move(expected)) {}
 
   std::vector<prometheus::MetricFamily> Collect() const override { return CollectWithin(timeout_); }
   // As Collect(), with a tighter read deadline (from the scraper's own timeout).
@@ -26,7 +27,7 @@ class RaftCollector : public prometheus::Collectable {
  private:
   ReadCoordinator& coordinator_;
   std::chrono::milliseconds timeout_;
-  int expected_members_;
+  Expectations expected_;
 };
 
 }  // namespace ovn_raft

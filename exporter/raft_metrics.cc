@@ -26,12 +26,18 @@ class RaftMetrics {
  public:
   RaftMetrics(const Snapshot& snapshot) : now_ms_(ToMs(snapshot.taken_at)) {}
 
-  void Database(const DatabaseReading& r, int expected_members) {
+  void Database(const DatabaseReading& r, const Expectations& expected) {
     const Labels db{{"db", r.target.name}};
-    if (expected_members > 0) {
+    if (expected.members > 0) {
       b_.Gauge("ovn_raft_expected_members",
-               "Members the operator expects in this cluster (--expected-members).", db,
-               expected_members);
+               "Members the operator expects in this cluster (--expected-members, or the number "
+               "of --expected-hosts).",
+               db, expected.members);
+    }
+    for (const auto& host : expected.hosts) {
+      b_.Gauge("ovn_raft_expected_host_info",
+               "A host a member of this cluster should run on (--expected-hosts); always 1.",
+               {{"db", r.target.name}, {"host", host}}, 1);
     }
     b_.Gauge("ovn_raft_up", "1 when this database's Raft status was read and parsed.", db,
              Bool(r.up()));
@@ -283,9 +289,10 @@ class RaftMetrics {
 
 std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
                                                        const ReadCoordinator::ErrorCounts& errors,
-                                                       std::uint64_t rounds, int expected_members) {
+                                                       std::uint64_t rounds,
+                                                       const Expectations& expected) {
   RaftMetrics m(snapshot);
-  for (const auto& db : snapshot.databases) m.Database(db, expected_members);
+  for (const auto& db : snapshot.databases) m.Database(db, expected);
   m.Errors(errors);
   m.Rounds(rounds);
   return m.Take();

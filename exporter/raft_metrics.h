@@ -7,16 +7,17 @@
 
 #include <vector>
 
+#include "expectations.h"
 #include "read_coordinator.h"
 #include "snapshot.h"
 
 namespace ovn_raft {
 
-// `errors` and `rounds` are the cumulative counters kept by the ReadCoordinator;
-// `expected_members` (0: unset) is the operator's --expected-members.
+// `errors` and `rounds` are the cumulative counters kept by the ReadCoordinator; `expected` is
+// the operator's --expected-members and --expected-hosts.
 std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
                                                        const ReadCoordinator::ErrorCounts& errors,
                                                        std::uint64_t rounds,
-                                                       int expected_members = 0);
+                                                       const Expectations& expected = {});
 
 }  // namespace ovn_raft

@@ -127,6 +127,55 @@
             },
           },
           {
+            alert: 'OVNRaftMemberOnUnexpectedHost',
+            expr: "ovn_raft_cluster_member:unexpected_host:named_by > 0" % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member runs on a host where no member is expected.",
+              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is on {{ $labels.host }}, which is not an expected host (--expected-hosts or the database pods' nodes); {{ $value }} members name it. A replaced node's old member stays in the cluster until it is kicked.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberOnUnexpectedHost'),
+            },
+          },
+          {
+            alert: 'OVNRaftExpectedHostWithoutMember',
+            expr: "ovn_raft_db_host:missing_member:bool == 1" % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "No OVN Raft member runs on an expected host.",
+              description: "No member's view of {{ $labels.db }} ({{ $labels.namespace }}) names a member on {{ $labels.host }}, an expected host: its member never joined, or joined a cluster of its own.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftExpectedHostWithoutMember'),
+            },
+          },
+          {
+            // One alert per difference, so that the IDs are in the labels.
+            alert: 'OVNRaftViewDiffersFromMajority',
+            expr: |||
+              label_replace(
+                label_replace(
+                  label_replace(ovn_raft_cluster_reporter_member:missing:info, "majority_address", "$1", "address", "(.+)"),
+                  "address", "-", "", ""
+                ),
+                "difference", "missing", "", ""
+              )
+              or
+              label_replace(
+                label_replace(ovn_raft_cluster_reporter_member:extra:info, "majority_address", "-", "", ""),
+                "difference", "extra", "", ""
+              )
+              or
+              label_replace(ovn_raft_cluster_reporter_member:moved:info, "difference", "moved", "", "")
+            ||| % $._config.labels,
+            'for': '10m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "A member's view of an OVN Raft cluster differs from the majority's.",
+              description: "Member {{ $labels.server_id }}'s view of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) differs from the majority's on member {{ $labels.member_id }}: {{ $labels.difference }} (this view: {{ $labels.address }}; the majority's: {{ $labels.majority_address }}).",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftViewDiffersFromMajority'),
+            },
+          },
+          {
             alert: 'OVNRaftMemberNotReporting',
             expr: "ovn_raft_cluster_member:silent:named_by unless on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:named_by" % $._config.labels,
             'for': '15m',

@@ -18,6 +18,16 @@
     // OVNRaftFrequentElections: this many leader changes within the window.
     leaderChangesThreshold: 3,
     leaderChangesWindow: '15m',
+    // Expected hosts without --expected-hosts: the host IPs of the database pods, from
+    // kube-state-metrics (they use host networking: pod IP = node IP). '' disables it.
+    expectedHostsSelector:
+      'kube_pod_info{created_by_kind=~"ReplicaSet|StatefulSet", created_by_name=~"ovn-central-.+|ovnkube-db"}',
+    // The databases those hosts apply to: PromQL cannot pair every host with every database
+    // by itself. Add OVN_IC_Northbound/OVN_IC_Southbound for OVN-IC.
+    expectedHostsDatabases: ['OVN_Northbound', 'OVN_Southbound'],
+    // Minority reporters per cluster whose missing members are named one by one (clusters of
+    // up to 2n+1 members); more still show in the counts.
+    minoritySlots: 3,
     followerLagEntries: 1000,
     backlogEntries: 100,
     runbookURLPattern: 'https://github.com/ovn-raft-exporter/ovn-raft-exporter/blob/main/RUNBOOK.md#%s',

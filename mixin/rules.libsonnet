@@ -1,6 +1,50 @@
 // Recording rules: the cross-member consensus of OVN Raft clusters (see README).
 // Expressions are templates over _config (mixin/config.libsonnet).
 {
+  // Expected hosts from kube-state-metrics, one copy per database (PromQL has no many-to-many
+  // join to pair them with the clusters), for the deployments that report.
+  local ksmExpectedHosts = std.join('\n  or ', [
+    'label_replace(label_replace(%s, "host", "$1", "host_ip", "(.+)"), "db", "%s", "", "")'
+    % [$._config.expectedHostsSelector, db]
+    for db in $._config.expectedHostsDatabases
+  ]),
+  // Reporters outside the majority view, value 1, where a majority exists.
+  local minority = |||
+    (
+      (ovn_raft_cluster_reporter:majority_view:bool == 0)
+        and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
+    ) + 1
+  ||| % $._config.labels,
+  // The k-th minority reporter of each cluster (at most one series per cluster), so that
+  // every majority member can be paired with it: a one-to-one join, where "every minority
+  // reporter with every member" would be many-to-many.
+  local slot(k) =
+    if k == 1 then 'topk by (%s) (1, %s)' % [$._config.labels.cluster, minority]
+    else 'topk by (%s) (1, %s unless on (%s, server_id) (%s))' % [
+      $._config.labels.cluster, minority, $._config.labels.cluster,
+      std.join(' or ', [slot(j) for j in std.range(1, k - 1)]),
+    ],
+  local staleCandidates = |||
+    (
+      ovn_raft_cluster_member:suspect:score
+        and on (%(cluster)s, member_id) ovn_raft_cluster_member:silent:named_by
+    )
+    and on (%(cluster)s, member_id)
+    (
+      max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by)
+      or
+      max by (%(cluster)s, member_id) (
+        max by (%(cluster)s, member_id, host) (ovn_raft_member_info{cluster_id!=""})
+          and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
+      )
+      or
+      (
+        ovn_raft_cluster_member:named_by:count
+          and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff > 0)
+      )
+    )
+  ||| % $._config.labels,
+
   prometheusRules+:: {
     groups+: [
       {
@@ -108,27 +152,180 @@
             expr: "ovn_raft_cluster:members_union:count - ovn_raft_cluster:expected_members:count" % $._config.labels,
           },
           {
+            // Each expected host, per deployment and database: --expected-hosts, or else the
+            // database pods' hosts from kube-state-metrics.
+            record: 'ovn_raft_db_host:expected:bool',
+            expr: (|||
+                     max by (%(deploymentDb)s, host) (ovn_raft_expected_host_info)
+                   ||| % $._config.labels) + (
+              if $._config.expectedHostsSelector == '' then '' else |||
+                or
+                (
+                  max by (%(deploymentDb)s, host) (
+                    %(ksm)s
+                  )
+                  and on (%(deploymentDb)s) ovn_raft_cluster:reporters:count
+                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_host_info)
+                )
+              ||| % ($._config.labels { ksm: ksmExpectedHosts })
+            ),
+          },
+          {
+            // Members on a host that is not expected (a replaced node's old member), named by
+            // how many reporters; only where expected hosts are known.
+            record: 'ovn_raft_cluster_member:unexpected_host:named_by',
+            expr: |||
+              count by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{cluster_id!=""})
+                unless on (%(deploymentDb)s, host) ovn_raft_db_host:expected:bool
+                and on (%(deploymentDb)s) ovn_raft_db_host:expected:bool
+            ||| % $._config.labels,
+          },
+          {
+            record: 'ovn_raft_cluster:unexpected_hosts:count',
+            expr: |||
+              count by (%(cluster)s) (count by (%(cluster)s, host) (ovn_raft_cluster_member:unexpected_host:named_by))
+              or
+              (ovn_raft_cluster:reporters:count and on (%(deploymentDb)s) ovn_raft_db_host:expected:bool) * 0
+            ||| % $._config.labels,
+          },
+          {
+            // Expected hosts no view names: a member that never joined.
+            record: 'ovn_raft_db_host:missing_member:bool',
+            expr: |||
+              ovn_raft_db_host:expected:bool
+                unless on (%(deploymentDb)s, host) ovn_raft_member_info{cluster_id!=""}
+            ||| % $._config.labels,
+          },
+          {
+            // The majority view's members and addresses.
+            record: 'ovn_raft_cluster_member:majority_view:info',
+            expr: |||
+              max by (%(cluster)s, member_id, address, host) (
+                ovn_raft_member_info{cluster_id!=""}
+                  and on (%(cluster)s, server_id) (ovn_raft_cluster_reporter:majority_view:bool == 1)
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // Each reporter's differences from the majority view (none without a majority):
+            // members its view lacks (address: the majority's), one minority reporter slot at
+            // a time ...
+            record: 'ovn_raft_cluster_reporter_member:missing:info',
+            expr: std.join('\nor\n', [
+              |||
+                (
+                  ovn_raft_cluster_member:majority_view:info
+                    * on (%(cluster)s) group_left (server_id)
+                  %(slot)s
+                )
+                unless on (%(cluster)s, server_id, member_id) ovn_raft_member_info{cluster_id!=""}
+              ||| % ($._config.labels { slot: slot(k) })
+              for k in std.range(1, $._config.minoritySlots)
+            ]),
+          },
+          {
+            // ... members it lists that the majority does not ...
+            record: 'ovn_raft_cluster_reporter_member:extra:info',
+            expr: |||
+              (
+                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{cluster_id!=""})
+                  unless on (%(cluster)s, member_id) ovn_raft_cluster_member:majority_view:info
+              )
+              and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
+            ||| % $._config.labels,
+          },
+          {
+            // ... and members it places at another address than the majority.
+            record: 'ovn_raft_cluster_reporter_member:moved:info',
+            expr: |||
+              (
+                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{cluster_id!=""})
+                  unless on (%(cluster)s, member_id, address) ovn_raft_cluster_member:majority_view:info
+              )
+                * on (%(cluster)s, member_id) group_left (majority_address)
+              max by (%(cluster)s, member_id, majority_address) (
+                label_replace(ovn_raft_cluster_member:majority_view:info, "majority_address", "$1", "address", "(.+)")
+              )
+            ||| % $._config.labels,
+          },
+          {
+            record: 'ovn_raft_cluster_reporter:view_differences:count',
+            expr: |||
+              count by (%(cluster)s, server_id) (
+                label_replace(ovn_raft_cluster_reporter_member:missing:info, "difference", "missing", "", "")
+                or label_replace(ovn_raft_cluster_reporter_member:extra:info, "difference", "extra", "", "")
+                or label_replace(ovn_raft_cluster_reporter_member:moved:info, "difference", "moved", "", "")
+              )
+              or
+              (
+                ovn_raft_cluster_reporter:majority_view:bool
+                  and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
+              ) * 0
+            ||| % $._config.labels,
+          },
+          {
+            // How suspect each member is of being stale, in tiers: its host is not expected
+            // (1000), it does not report itself (100), its host is claimed by another ID (50),
+            // then 10 minus the reporters naming it (fewer: more suspect).
+            record: 'ovn_raft_cluster_member:suspect:score',
+            expr: |||
+              (10 - clamp_max(ovn_raft_cluster_member:named_by:count, 10))
+              + 100 * (
+                ovn_raft_cluster_member:silent:named_by > bool 0
+                or ovn_raft_cluster_member:named_by:count * 0
+              )
+              + 50 * (
+                max by (%(cluster)s, member_id) (
+                  max by (%(cluster)s, member_id, host) (ovn_raft_member_info{cluster_id!=""})
+                    and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
+                ) * 0 + 1
+                or ovn_raft_cluster_member:named_by:count * 0
+              )
+              + 1000 * (
+                max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1
+                or ovn_raft_cluster_member:named_by:count * 0
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // Silent members with a sign of staleness: their host is unexpected or claimed by
+            // another ID, or the cluster is larger than expected; valued by their score.
+            record: 'ovn_raft_cluster_member:stale_candidate:score',
+            expr: staleCandidates,
+          },
+          {
+            // The stale suspects, ranked by score: silent members with a sign of staleness;
+            // when the cluster is larger than expected, only the top ones, as many as the
+            // excess (ties kept).
+            record: 'ovn_raft_cluster_member:stale_suspect:score',
+            expr: std.join('\nor
+', [
+              |||
+                %(candidates)s
+                >= on (%(cluster)s) group_left
+                min by (%(cluster)s) (topk by (%(cluster)s) (%(excess)d, %(candidates)s))
+                and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff == %(excess)d)
+              ||| % ($._config.labels { candidates: 'ovn_raft_cluster_member:stale_candidate:score', excess: e })
+              for e in std.range(1, $._config.minoritySlots)
+            ] + [
+              |||
+                %(candidates)s
+                unless on (%(cluster)s)
+                (ovn_raft_cluster:members_vs_expected:diff >= 1 and ovn_raft_cluster:members_vs_expected:diff <= %(slots)d)
+              ||| % ($._config.labels { candidates: 'ovn_raft_cluster_member:stale_candidate:score', slots: $._config.minoritySlots }),
+            ]),
+          },
+          {
+            // Kept from 0.1 (OVNRaftStaleMember): the suspects with their host and address,
+            // valued by how many reporters name them.
             record: 'ovn_raft_cluster_member:stale_suspect:named_by',
             expr: |||
               (
-                max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{cluster_id!=""})
-                  * on (%(cluster)s, member_id) group_left
-                ovn_raft_cluster_member:silent:named_by
+                max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{cluster_id!=""}) * 0
+                  + on (%(cluster)s, member_id) group_left
+                ovn_raft_cluster_member:named_by:count
               )
-              and
-              (
-                (
-                  max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{cluster_id!=""})
-                    and on (%(cluster)s, host)
-                  (ovn_raft_cluster_host:member_ids:count > 1)
-                )
-                or
-                (
-                  max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{cluster_id!=""})
-                    and on (%(cluster)s)
-                  (ovn_raft_cluster:members_vs_expected:diff > 0)
-                )
-              )
+              and on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:score
             ||| % $._config.labels,
           },
           {

@@ -37,6 +37,7 @@ class Member:
         self.alive = kw.get("alive", self.present)
         self.reachable = kw.get("reachable", lambda t: True)
         self.links = kw.get("links", {})  # member -> function(t) overriding member_connected
+        self.hosts = kw.get("hosts", [])  # --expected-hosts
 
 
 def view_hash(view):
@@ -79,6 +80,8 @@ def member_series(m, everyone):
         out.append(("ovn_raft_quorum_size" + labels(base), lambda t: len(m.view) // 2 + 1, False))
     if m.expected:
         out.append(("ovn_raft_expected_members" + labels(base), lambda t: m.expected, False))
+    for host in m.hosts:
+        out.append(("ovn_raft_expected_host_info" + labels(dict(base, host=host)), lambda t: 1, False))
     for role in ("leader", "candidate", "follower"):
         out.append(("ovn_raft_role" + labels(dict(base, role=role)),
                     (lambda r: lambda t: 1 if m.role == r else 0)(role), False))
@@ -128,7 +131,8 @@ ALL_ALERTS = [
     "OVNRaftExporterDown", "OVNRaftDatabaseUnreadable", "OVNRaftNoLeader", "OVNRaftMultipleLeaders",
     "OVNRaftLeaderDisagreement", "OVNRaftClusterIDSplit", "OVNRaftMembershipViewsDisagree",
     "OVNRaftNoMajorityView", "OVNRaftQuorumLost", "OVNRaftQuorumAtRisk", "OVNRaftStaleMember",
-    "OVNRaftMemberNotReporting", "OVNRaftHostClaimedByMultipleIDs", "OVNRaftTooManyMembers",
+    "OVNRaftMemberNotReporting", "OVNRaftMemberOnUnexpectedHost", "OVNRaftExpectedHostWithoutMember",
+    "OVNRaftViewDiffersFromMajority", "OVNRaftHostClaimedByMultipleIDs", "OVNRaftTooManyMembers",
     "OVNRaftTooFewMembers", "OVNRaftFrequentElections", "OVNRaftMemberCampaigning", "OVNRaftMemberStuckJoining",
     "OVNRaftMemberDisconnected", "OVNRaftFollowerLagging", "OVNRaftCommitBacklogGrowing",
     "OVNRaftApplyBacklogGrowing", "OVNRaftStatusNotUnderstood",
@@ -311,6 +315,7 @@ def scenarios():
                Member(*C, VIEW, leader="b2b2", present=lambda t: t >= 5 and away(25)(t), term=lambda t: 2)]
     for m in members:
         m.scrape_up = lambda t: 1
+        m.hosts = ["10.0.0.1", "10.0.0.2", "10.0.0.3"]
     yield "rolling restart fires nothing", members, alerts_at(20, {}) + alerts_at(35, {})
 
     # 8. One failed scrape of every member at 20m.
@@ -389,6 +394,116 @@ def scenarios():
         "OVNRaftMemberDisconnected": [(dict(cut_member, status="disconnected"), 1)],
         "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
     }) + alerts_at(30, {})
+
+    # 15. A node is replaced: 10.0.0.3's node is gone at 5m (its member c3c3 stays in the
+    # views, silent), a new member d4d4 joins from the new node 10.0.0.4 at 8m. Expected hosts
+    # (--expected-hosts, which implies 3 members): 10.0.0.1, 10.0.0.2, 10.0.0.4.
+    D = ("d4d4", "10.0.0.4")
+    hosts = ["10.0.0.1", "10.0.0.2", "10.0.0.4"]
+    view = lambda t: VIEW + [D] if t >= 8 else VIEW
+    joined = lambda t: t >= 8
+    members = [Member(*A, VIEW, role="leader", hosts=hosts, present=lambda t: t < 8,
+                      ages={"c3c3": lambda t: max(0.2, 60.0 * (t - 5))}),
+               Member(*A, VIEW + [D], role="leader", hosts=hosts, present=joined,
+                      ages={"c3c3": lambda t: 60.0 * (t - 5)}),
+               Member(*B, VIEW, hosts=hosts, present=lambda t: t < 8), Member(*B, VIEW + [D], hosts=hosts, present=joined),
+               Member(*C, VIEW, hosts=hosts, present=gone5),
+               Member(*D, VIEW + [D], hosts=hosts, instance="10.0.0.4:10476", present=joined)]
+    unexpected = dict(CLUSTER, member_id="c3c3", host="10.0.0.3", address="tcp:10.0.0.3:6643")
+    yield "node replaced", members, [
+        rule(30, "ovn_raft_db_host:expected:bool",
+             [("ovn_raft_db_host:expected:bool" + labels({"namespace": NS, "db": NB, "host": h}), 1) for h in hosts]),
+        rule(30, "ovn_raft_cluster_member:unexpected_host:named_by",
+             [("ovn_raft_cluster_member:unexpected_host:named_by" + labels(unexpected), 3)]),
+        rule(30, "ovn_raft_db_host:missing_member:bool", []),
+        rule(30, "ovn_raft_cluster_member:suspect:score",
+             [(cluster("ovn_raft_cluster_member:suspect:score", {"member_id": m}), v)
+              for m, v in (("a1a1", 7), ("b2b2", 7), ("c3c3", 1107), ("d4d4", 7))]),
+        rule(30, "ovn_raft_cluster_member:stale_suspect:score",
+             [(cluster("ovn_raft_cluster_member:stale_suspect:score", {"member_id": "c3c3"}), 1107)]),
+        rule(30, "ovn_raft_cluster_member:stale_suspect:named_by",
+             [(cluster("ovn_raft_cluster_member:stale_suspect:named_by",
+                       {"member_id": "c3c3", "host": "10.0.0.3", "address": "tcp:10.0.0.3:6643"}), 3)]),
+    ] + alerts_at(12, {}) + alerts_at(30, {
+        "OVNRaftMemberOnUnexpectedHost": [(unexpected, 3)],
+        "OVNRaftStaleMember": [(unexpected, 3)],
+        "OVNRaftTooManyMembers": [(CLUSTER, 1)],
+        "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
+    })
+
+    # 16. An expected host whose member never joined, the expected hosts from
+    # kube-state-metrics (four ovn-central pods, the fourth on 10.0.0.4) and no --expected-*.
+    members = healthy(a={"expected": 0}, b={"expected": 0}, c={"expected": 0})
+    ksm = [{"series": "kube_pod_info" + labels({"namespace": NS, "pod": f"ovn-central-7d9f-{i}", "host_ip": f"10.0.0.{i}",
+                                                "created_by_kind": "ReplicaSet", "created_by_name": "ovn-central-7d9f"}),
+            "values": f"1+0x{MINUTES}"} for i in (1, 2, 3, 4)]
+    ksm.append({"series": "kube_deployment_spec_replicas" + labels({"namespace": NS, "deployment": "ovn-central"}),
+                "values": f"4+0x{MINUTES}"})
+    missing_host = {"namespace": NS, "db": NB, "host": "10.0.0.4"}
+    yield "expected host never joined (kube-state-metrics)", members, [
+        # Only the database that reports gets the kube-state-metrics hosts.
+        rule(20, "ovn_raft_db_host:expected:bool",
+             [("ovn_raft_db_host:expected:bool" + labels({"namespace": NS, "db": NB, "host": f"10.0.0.{i}"}), 1)
+              for i in (1, 2, 3, 4)]),
+        rule(20, "ovn_raft_db_host:missing_member:bool", [("ovn_raft_db_host:missing_member:bool" + labels(missing_host), 1)]),
+        rule(20, "ovn_raft_cluster:unexpected_hosts:count", [(cluster("ovn_raft_cluster:unexpected_hosts:count"), 0)]),
+        rule(20, "ovn_raft_cluster_member:stale_suspect:score", []),
+    ] + alerts_at(20, {
+        "OVNRaftExpectedHostWithoutMember": [(missing_host, 1)],
+        "OVNRaftTooFewMembers": [(CLUSTER, -1)],
+    }), ksm
+
+    # 17. Member 3's view differs from the majority's in the three ways: it lacks d4d4, lists
+    # x9x9 that nobody else does, and places b2b2 at 10.0.0.9.
+    X = ("x9x9", "10.0.0.8")
+    majority_view = VIEW + [D]
+    odd_view = [A, ("b2b2", "10.0.0.9"), C, X]
+    members = [Member(*A, majority_view, role="leader", expected=4), Member(*B, majority_view, expected=4),
+               Member(*C, odd_view, expected=4)]
+    c3 = dict(CLUSTER, server_id="c3c3")
+    yield "a view differs from the majority in three ways", members, [
+        rule(20, "ovn_raft_cluster_reporter_member:missing:info",
+             [(cluster("ovn_raft_cluster_reporter_member:missing:info",
+                       {"server_id": "c3c3", "member_id": "d4d4", "address": "tcp:10.0.0.4:6643", "host": "10.0.0.4"}), 1)]),
+        rule(20, "ovn_raft_cluster_reporter_member:extra:info",
+             [(cluster("ovn_raft_cluster_reporter_member:extra:info",
+                       {"server_id": "c3c3", "member_id": "x9x9", "address": "tcp:10.0.0.8:6643"}), 1)]),
+        rule(20, "ovn_raft_cluster_reporter_member:moved:info",
+             [(cluster("ovn_raft_cluster_reporter_member:moved:info",
+                       {"server_id": "c3c3", "member_id": "b2b2", "address": "tcp:10.0.0.9:6643",
+                        "majority_address": "tcp:10.0.0.2:6643"}), 1)]),
+        rule(20, "ovn_raft_cluster_reporter:view_differences:count",
+             [(cluster("ovn_raft_cluster_reporter:view_differences:count", {"server_id": s}), n)
+              for s, n in (("a1a1", 0), ("b2b2", 0), ("c3c3", 3))]),
+        rule(20, "ovn_raft_cluster_member:stale_suspect:score",
+             [(cluster("ovn_raft_cluster_member:stale_suspect:score", {"member_id": "x9x9"}), 109)]),
+    ] + alerts_at(20, {
+        "OVNRaftViewDiffersFromMajority": [
+            (dict(c3, member_id="d4d4", difference="missing", address="-", majority_address="tcp:10.0.0.4:6643",
+                  host="10.0.0.4"), 1),
+            (dict(c3, member_id="x9x9", difference="extra", address="tcp:10.0.0.8:6643", majority_address="-"), 1),
+            (dict(c3, member_id="b2b2", difference="moved", address="tcp:10.0.0.9:6643",
+                  majority_address="tcp:10.0.0.2:6643"), 1)],
+        "OVNRaftMembershipViewsDisagree": [(CLUSTER, 2)],
+        "OVNRaftMemberNotReporting": [(dict(CLUSTER, member_id="d4d4"), 2)],
+        "OVNRaftStaleMember": [(dict(CLUSTER, member_id="x9x9", host="10.0.0.8", address="tcp:10.0.0.8:6643"), 1)],
+        "OVNRaftTooManyMembers": [(CLUSTER, 1)],
+    })
+
+    # 18. Five members, two of them (d, e) with an old view that lacks a newly added f6f6: each
+    # minority reporter's missing member is named (the second through the second slot).
+    E, F = ("e5e5", "10.0.0.5"), ("f6f6", "10.0.0.6")
+    new_view, old_view = VIEW + [D, E, F], VIEW + [D, E]
+    members = [Member(*A, new_view, role="leader", expected=6), Member(*B, new_view, expected=6),
+               Member(*C, new_view, expected=6), Member(*D, old_view, expected=6, instance="10.0.0.4:10476"),
+               Member(*E, old_view, expected=6, instance="10.0.0.5:10476"),
+               Member(*F, new_view, expected=6, instance="10.0.0.6:10476")]
+    yield "two minority reporters each lack a member", members, [
+        rule(20, "ovn_raft_cluster_reporter_member:missing:info",
+             [(cluster("ovn_raft_cluster_reporter_member:missing:info",
+                       {"server_id": s, "member_id": "f6f6", "address": "tcp:10.0.0.6:6643", "host": "10.0.0.6"}), 1)
+              for s in ("d4d4", "e5e5")]),
+    ]
 
 
 def main():

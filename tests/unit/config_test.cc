@@ -75,6 +75,25 @@ TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
   EXPECT_EQ(r.config->databases[1].sock_path, "/b.sock");
 }
 
+TEST(ConfigTest, ExpectedHostsInKubeOvnsNodeIpsFormat) {
+  // NODE_IPS as Kube-OVN writes it, and the same hosts with spaces, brackets and upper case.
+  const auto r = Parse({}, {{"OVN_RAFT_EXPORTER_EXPECTED_HOSTS", "10.0.0.3,10.0.0.1,10.0.0.2"}});
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->expected_hosts,
+            (std::vector<std::string>{"10.0.0.1", "10.0.0.2", "10.0.0.3"}));
+  EXPECT_EQ(r.config->expectations().members, 3);  // implied by the hosts
+  EXPECT_EQ(ParseHostList(" [FD00::1], fd00::2  node-3.example.com,,"),
+            (std::vector<std::string>{"fd00::1", "fd00::2", "node-3.example.com"}));
+  EXPECT_EQ(ParseHostList("10.0.0.1 10.0.0.1"), (std::vector<std::string>{"10.0.0.1"}));
+  EXPECT_EQ(ParseHostList(""), std::vector<std::string>{});
+  EXPECT_FALSE(ParseHostList("10.0.0.1/24").has_value());
+  // --expected-members wins over the count of hosts.
+  const auto both = Parse({"--expected-hosts=a,b", "--expected-members=3"});
+  ASSERT_TRUE(both.config);
+  EXPECT_EQ(both.config->expectations().members, 3);
+  EXPECT_EQ(both.config->expectations().hosts.size(), 2u);
+}
+
 TEST(ConfigTest, ClearErrors) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--nope=1"}, "unknown flag --nope"},
@@ -86,6 +105,7 @@ TEST(ConfigTest, ClearErrors) {
       {{"--database=A=/a", "--database=A=/b"}, "given twice"},
       {{"--log.level=loud"}, "debug, info"},
       {{"--expected-members=three"}, "number of members"},
+      {{"--expected-hosts=10.0.0.1;10.0.0.2"}, "IPs or DNS names"},
       {{"--web.telemetry-path=metrics"}, "start with /"},
       {{"--timeout"}, "needs a value"},
       {{"stray"}, "unexpected argument"},

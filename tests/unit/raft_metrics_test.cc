@@ -74,8 +74,13 @@ TEST(RaftMetricsTest, LeaderFacts) {
   EXPECT_FALSE(m.Value("ovn_raft_election_timer_target_seconds").has_value());
   EXPECT_FALSE(m.Value("ovn_raft_expected_members").has_value());  // unset
   const Exposition with_expected(
-      prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, {}, 7, 3)));
+      prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, {}, 7, {3, {}})));
   EXPECT_EQ(with_expected.Value("ovn_raft_expected_members", db), 3);
+  EXPECT_TRUE(with_expected.All("ovn_raft_expected_host_info").empty());
+  const Exposition with_hosts(prometheus::TextSerializer().Serialize(
+      BuildRaftMetrics(s, {}, 7, {2, {"10.0.0.1", "fd00::2"}})));
+  EXPECT_EQ(with_hosts.Value("ovn_raft_expected_host_info", {{"host", "fd00::2"}}), 1);
+  EXPECT_EQ(with_hosts.All("ovn_raft_expected_host_info").size(), 2u);
   EXPECT_EQ(m.All("ovn_raft_member_change_info").size(), 0u);
 }
 
