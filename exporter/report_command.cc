@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "config.h"
 #include "consensus.h"
 #include "member_report.h"
 
@@ -72,13 +73,39 @@ bool PrintConsensus(const std::string& db, const ClusterConsensus& c) {
   for (const auto& [id, addresses] : c.address_disagreements) {
     std::printf("    member %s seen at %s\n", id.c_str(), Join(addresses).c_str());
   }
-  for (const auto& id : c.stale_suspects) {
+  for (const auto& [member, n] : c.unexpected_members) {
+    std::printf("    member %s at %s is on an unexpected host (named by %d)\n",
+                member.first.c_str(), member.second.c_str(), n);
+  }
+  for (const auto& host : c.missing_hosts) {
+    std::printf("    expected host %s: no member there in any view\n", host.c_str());
+  }
+  for (const auto& [reporter, d] : c.differences) {
+    if (d.empty()) continue;
+    std::printf("    %s's view differs from the majority:", reporter.c_str());
+    if (!d.missing.empty()) std::printf(" lacks %s;", Join(d.missing).c_str());
+    if (!d.extra.empty()) std::printf(" lists %s the majority does not;", Join(d.extra).c_str());
+    for (const auto& [id, addresses] : d.moved) {
+      std::printf(" places %s at %s (majority: %s);", id.c_str(), addresses.first.c_str(),
+                  addresses.second.c_str());
+    }
+    std::printf("\n");
+  }
+  if (!c.ranked_suspects.empty()) {
+    std::printf("    stale suspects, most suspect first:");
+    for (const auto& id : c.ranked_suspects) {
+      std::printf(" %s (score %d)", id.c_str(), c.suspect_scores.at(id));
+    }
+    std::printf("\n");
+  }
+  for (const auto& id : c.ranked_suspects) {
     std::printf(
         "    to remove %s, from a healthy member: ovs-appctl -t /var/run/ovn/%s.ctl "
         "cluster/kick %s %s\n",
         id.c_str(), ctl, db.c_str(), id.c_str());
   }
-  return c.all_agree && c.silent.empty() && c.host_conflicts.empty() && c.leaders == 1 &&
+  return c.all_agree && c.silent.empty() && c.host_conflicts.empty() &&
+         c.unexpected_members.empty() && c.missing_hosts.empty() && c.leaders == 1 &&
          c.leader_ids.size() == 1 &&
          (!c.expected_members || static_cast<int>(c.union_members.size()) == *c.expected_members);
 }
@@ -86,14 +113,29 @@ bool PrintConsensus(const std::string& db, const ClusterConsensus& c) {
 }  // namespace
 
 int ReportCommand(int argc, char** argv) {
-  std::optional<int> expected;
-  if (argc >= 1 && std::string(argv[0]).rfind("--expected-members=", 0) == 0) {
-    expected = std::atoi(argv[0] + 19);
-    ++argv;
-    --argc;
+  ExpectedCluster expected;
+  const char* usage =
+      "usage: ovn-raft-report [--expected-members=N] [--expected-hosts=LIST] EXPORTER_URL...\n";
+  for (; argc >= 1 && std::string(argv[0]).rfind("--", 0) == 0; ++argv, --argc) {
+    const std::string arg = argv[0];
+    if (arg.rfind("--expected-members=", 0) == 0) {
+      expected.members = std::atoi(arg.c_str() + 19);
+    } else if (arg.rfind("--expected-hosts=", 0) == 0) {
+      const auto hosts = ParseHostList(arg.substr(17));
+      if (!hosts) {
+        std::cerr << "--expected-hosts: expected IPs or DNS names, got \"" << arg.substr(17)
+                  << "\"\n";
+        return 2;
+      }
+      expected.hosts.insert(hosts->begin(), hosts->end());
+      if (!expected.members) expected.members = static_cast<int>(hosts->size());
+    } else {
+      std::cerr << usage;
+      return 2;
+    }
   }
   if (argc < 1) {
-    std::cerr << "usage: ovn-raft-report [--expected-members=N] EXPORTER_URL...\n";
+    std::cerr << usage;
     return 2;
   }
   curl_global_init(CURL_GLOBAL_DEFAULT);

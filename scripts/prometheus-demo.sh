@@ -3,15 +3,15 @@
 # rules and alerts, evaluated every 2 s so that the demo and the end-to-end test see changes fast.
 #
 #   prometheus-demo.sh start DIR PORT EXPORTER_URL...   start; pid in DIR/prometheus.pid
+#   prometheus-demo.sh retarget DIR EXPORTER_URL...     scrape these instead (reloads)
 #   prometheus-demo.sh stop DIR
 #   prometheus-demo.sh summary PORT                     the rules' verdicts and firing alerts
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-start() {
-  local dir=$1 port=$2
-  shift 2
-  mkdir -p "$dir/data"
+write_config() { # DIR EXPORTER_URL...
+  local dir=$1
+  shift
   local targets=""
   for url in "$@"; do targets+="'${url#http://}', "; done
   cat >"$dir/prometheus.yml" <<YAML
@@ -29,6 +29,13 @@ scrape_configs:
         labels:
           namespace: demo
 YAML
+}
+
+start() {
+  local dir=$1 port=$2
+  shift 2
+  mkdir -p "$dir/data"
+  write_config "$dir" "$@"
   prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
     --web.listen-address="127.0.0.1:$port" --log.level=warn >>"$dir/prometheus.log" 2>&1 &
   echo $! >"$dir/prometheus.pid"
@@ -53,7 +60,13 @@ summary() {
   query "$port" 'ovn_raft_cluster:leaders:count' | sed 's/^/    leaders: /'
   query "$port" 'ovn_raft_cluster:failure_tolerance:count' | sed 's/^/    failures tolerated: /'
   query "$port" 'ovn_raft_cluster_member:silent:named_by' | sed 's/^/    not reporting (named by): /'
-  query "$port" 'ovn_raft_cluster_member:stale_suspect:named_by' | sed 's/^/    STALE SUSPECT (named by): /'
+  query "$port" 'ovn_raft_cluster_member:stale_suspect:score' | sed 's/^/    STALE SUSPECT (score): /'
+  query "$port" 'ovn_raft_cluster_member:unexpected_host:named_by' | sed 's/^/    on an unexpected host: /'
+  query "$port" 'ovn_raft_db_host:missing_member:bool' | sed 's/^/    expected host without a member: /'
+  query "$port" 'label_replace(ovn_raft_cluster_reporter_member:missing:info, "difference", "lacks", "", "")
+    or label_replace(ovn_raft_cluster_reporter_member:extra:info, "difference", "lists extra", "", "")
+    or label_replace(ovn_raft_cluster_reporter_member:moved:info, "difference", "moves", "", "")' |
+    sed 's/^/    view differs from the majority: /'
   echo "  alerts:"
   local alerts
   alerts=$(query "$port" 'ALERTS' | sed -E 's/^.*alertname=([^ ]+).*alertstate=([^ ]+).*$/    \1 (\2)/' | sort -u)
@@ -62,6 +75,7 @@ summary() {
 
 case "${1:-}" in
   start) start "$2" "$3" "${@:4}" ;;
+  retarget) write_config "$2" "${@:3}"; kill -HUP "$(cat "$2/prometheus.pid")" ;;
   stop) [ -f "$2/prometheus.pid" ] && kill "$(cat "$2/prometheus.pid")" 2>/dev/null; rm -f "$2/prometheus.pid" ;;
   summary) summary "$2" ;;
   *) echo "usage: prometheus-demo.sh start DIR PORT URL... | stop DIR | summary PORT" >&2; exit 2 ;;

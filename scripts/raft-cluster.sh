@@ -119,29 +119,28 @@ cmd_leader() {
 }
 
 # Every loopback connection leaves from 127.0.0.1, so member N's own connections are told
-# apart by their owner: its servers are restarted (same databases, same IDs) under a uid of
-# their own; every connection that uid sends on is marked and then dropped both ways (those
-# already up included), as is anything sent to 127.0.0.N's Raft ports. The rules live in a
-# chain named after the cluster's ports, so that concurrent clusters never touch each other's.
+# apart by their owner: its servers run under a uid of their own, every connection that uid
+# sends on is marked and then dropped both ways, as is anything sent to 127.0.0.N's Raft ports.
+# The servers are (re)started after the rules, so that no connection from before them (whose
+# mark would wait for member N to send) lets a last message through. The rules live in a chain
+# named after the cluster's ports, so that concurrent clusters never touch each other's.
 chain_of() { echo "OVNRAFT-$BASE_PORT"; }
 cmd_cut() { # member
   local m="$DIR/m$1" uid chain db mark
-  uid=$((40000 + BASE_PORT % 20000))
-  chain=$(chain_of)
-  mark=$((0x4000 + BASE_PORT % 0x3fff))
   if [ ! -f "$m/uid" ]; then
-    echo "$uid" >"$m/uid"
+    echo $((40000 + BASE_PORT % 20000)) >"$m/uid"
     chmod 755 "$DIR"
-    chown -R "$uid:$uid" "$m"
-    for db in "${DBS[@]}"; do kill_server "$1" "$db"; start_server "$1" "$db"; done
-    cmd_wait
   fi
   uid=$(cat "$m/uid")
+  chown -R "$uid:$uid" "$m"
+  chain=$(chain_of)
+  mark=$((0x4000 + BASE_PORT % 0x3fff))
   iptables -N "$chain" 2>/dev/null || iptables -F "$chain"
   iptables -C OUTPUT -j "$chain" 2>/dev/null || iptables -I OUTPUT -j "$chain"
   iptables -A "$chain" -p tcp -m owner --uid-owner "$uid" -j CONNMARK --set-mark "$mark"
   iptables -A "$chain" -p tcp -m connmark --mark "$mark" -j DROP
   iptables -A "$chain" -p tcp -d "127.0.0.$1" -m multiport --dports "$(port_of nb),$(port_of sb)" -j DROP
+  for db in "${DBS[@]}"; do kill_server "$1" "$db"; start_server "$1" "$db"; done
 }
 cmd_heal() {
   local chain

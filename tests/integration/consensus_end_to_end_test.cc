@@ -29,12 +29,17 @@ using testing::RaftCluster;
 struct Verdict {
   int reporters = 0, union_members = 0, leaders = 0, leader_ids = 0;
   bool agree = false, majority = false;
-  std::map<std::string, int> silent;
+  std::map<std::string, int> silent, suspect_scores;  // suspect_scores: the trimmed suspects'
   std::set<std::string> conflicting_hosts, suspects;
+  std::set<std::string> unexpected, missing_hosts;  // "ID@host"; hosts
+  std::set<std::string> differences;                // "REPORTER lacks|lists|moves ID"
   bool operator==(const Verdict& o) const {
     return reporters == o.reporters && union_members == o.union_members && leaders == o.leaders &&
            leader_ids == o.leader_ids && agree == o.agree && majority == o.majority &&
-           silent == o.silent && conflicting_hosts == o.conflicting_hosts && suspects == o.suspects;
+           silent == o.silent && conflicting_hosts == o.conflicting_hosts &&
+           suspects == o.suspects && suspect_scores == o.suspect_scores &&
+           unexpected == o.unexpected && missing_hosts == o.missing_hosts &&
+           differences == o.differences;
   }
 };
 using Verdicts = std::map<std::string, Verdict>;  // "db/cluster_id" -> verdict
@@ -49,7 +54,13 @@ std::string Describe(const Verdicts& vs) {
     o << "} conflicts={";
     for (const auto& h : v.conflicting_hosts) o << h << " ";
     o << "} suspects={";
-    for (const auto& s : v.suspects) o << s << " ";
+    for (const auto& [id, score] : v.suspect_scores) o << id << ":" << score << " ";
+    o << "} unexpected={";
+    for (const auto& u : v.unexpected) o << u << " ";
+    o << "} missing_hosts={";
+    for (const auto& h : v.missing_hosts) o << h << " ";
+    o << "} differences={";
+    for (const auto& d : v.differences) o << d << "; ";
     o << "}\n";
   }
   return o.str();
@@ -57,7 +68,10 @@ std::string Describe(const Verdicts& vs) {
 
 class EndToEnd {
  public:
-  EndToEnd() : cluster_(3) {
+  // `flags` go to every exporter; `expected` is what the reference analysis is told (the same).
+  explicit EndToEnd(std::vector<std::string> flags = {"--expected-members=3"},
+                    ExpectedCluster expected = {3, {}})
+      : cluster_(3), flags_(std::move(flags)), expected_(std::move(expected)) {
     for (int m = 1; m <= 3; ++m) StartExporter(m);
     prometheus_port_ = testing::FreePort();
     prometheus_dir_ = cluster_.dir() + "/prometheus";
@@ -73,40 +87,47 @@ class EndToEnd {
   }
 
   void StartExporter(int m, int port = 0) {
-    std::vector<std::string> args{"--min-interval=0", "--expected-members=3"};
+    std::vector<std::string> args{"--min-interval=0"};
+    args.insert(args.end(), flags_.begin(), flags_.end());
     for (const std::string db : {"nb", "sb"}) {
       args.push_back("--database=" + RaftCluster::DbName(db) + "=" + cluster_.Ctl(m, db) + "," +
                      cluster_.Sock(m, db));
     }
     auto e = std::make_unique<ExporterProcess>(args, port);
-    if (static_cast<int>(exporters_.size()) < m) {
-      exporters_.push_back(std::move(e));
-    } else {
-      exporters_[m - 1] = std::move(e);
-    }
+    if (static_cast<int>(exporters_.size()) < m) exporters_.resize(static_cast<std::size_t>(m));
+    exporters_[static_cast<std::size_t>(m - 1)] = std::move(e);
+    stopped_.erase(m);
   }
   void StopExporter(int m) {
     exporters_[m - 1]->Terminate();
     stopped_.insert(m);
   }
-  void RestartExporter(int m) {
-    StartExporter(m, exporters_[m - 1]->port());
-    stopped_.erase(m);
+  void RestartExporter(int m) { StartExporter(m, exporters_[m - 1]->port()); }
+  // Prometheus scrapes the running exporters only, as when a pod is gone with its node.
+  void ScrapeRunningExportersOnly() {
+    std::string command =
+        std::string(OVN_RAFT_SCRIPTS_DIR) + "/prometheus-demo.sh retarget " + prometheus_dir_;
+    for (std::size_t i = 0; i < exporters_.size(); ++i) {
+      if (exporters_[i] && !stopped_.count(static_cast<int>(i) + 1)) {
+        command += " " + exporters_[i]->Url("");
+      }
+    }
+    if (system(command.c_str()) != 0) throw std::runtime_error("prometheus retarget failed");
   }
   RaftCluster& cluster() { return cluster_; }
 
   Verdicts Reference() const {
     std::map<std::string, std::vector<MemberReport>> by_db;
-    for (int m = 1; m <= 3; ++m) {
-      if (stopped_.count(m)) continue;
-      const auto r = exporters_[m - 1]->Get("/status");
-      for (auto& report : DecodeStatusJson(r.body, exporters_[m - 1]->Url(""))) {
+    for (std::size_t i = 0; i < exporters_.size(); ++i) {
+      if (!exporters_[i] || stopped_.count(static_cast<int>(i) + 1)) continue;
+      const auto r = exporters_[i]->Get("/status");
+      for (auto& report : DecodeStatusJson(r.body, exporters_[i]->Url(""))) {
         by_db[report.db].push_back(std::move(report));
       }
     }
     Verdicts out;
     for (const auto& [db, members] : by_db) {
-      for (const auto& c : AnalyzeConsensus(members, 3)) {
+      for (const auto& c : AnalyzeConsensus(members, expected_)) {
         Verdict& v = out[db + "/" + c.cluster_id];
         v.reporters = static_cast<int>(c.reporters.size());
         v.agree = c.all_agree;
@@ -115,6 +136,16 @@ class EndToEnd {
         v.silent = c.silent;
         for (const auto& [host, ids] : c.host_conflicts) v.conflicting_hosts.insert(host);
         v.suspects = c.stale_suspects;
+        for (const auto& id : c.stale_suspects) v.suspect_scores[id] = c.suspect_scores.at(id);
+        for (const auto& [member, n] : c.unexpected_members) {
+          v.unexpected.insert(member.first + "@" + HostOf(member.second));
+        }
+        v.missing_hosts = c.missing_hosts;
+        for (const auto& [reporter, d] : c.differences) {
+          for (const auto& id : d.missing) v.differences.insert(reporter + " lacks " + id);
+          for (const auto& id : d.extra) v.differences.insert(reporter + " lists " + id);
+          for (const auto& [id, a] : d.moved) v.differences.insert(reporter + " moves " + id);
+        }
         v.leaders = c.leaders;
         v.leader_ids = static_cast<int>(c.leader_ids.size());
       }
@@ -145,6 +176,25 @@ class EndToEnd {
          [](Verdict& v, const S& s) { v.conflicting_hosts.insert(s.labels.at("host")); });
     each("ovn_raft_cluster_member:stale_suspect:named_by",
          [](Verdict& v, const S& s) { v.suspects.insert(s.labels.at("member_id")); });
+    each("ovn_raft_cluster_member:stale_suspect:score", [](Verdict& v, const S& s) {
+      v.suspect_scores[s.labels.at("member_id")] = static_cast<int>(s.value);
+    });
+    each("ovn_raft_cluster_member:unexpected_host:named_by", [](Verdict& v, const S& s) {
+      v.unexpected.insert(s.labels.at("member_id") + "@" + s.labels.at("host"));
+    });
+    for (const auto& [what, verb] : std::vector<std::pair<std::string, std::string>>{
+             {"missing", " lacks "}, {"extra", " lists "}, {"moved", " moves "}}) {
+      each("ovn_raft_cluster_reporter_member:" + what + ":info", [&](Verdict& v, const S& s) {
+        v.differences.insert(s.labels.at("server_id") + verb + s.labels.at("member_id"));
+      });
+    }
+    // Per database, not per cluster: an expected host no cluster of the database names.
+    for (const auto& s :
+         PrometheusQuery(prometheus_port_, "ovn_raft_db_host:missing_member:bool")) {
+      for (auto& [key, v] : out) {
+        if (key.rfind(s.labels.at("db") + "/", 0) == 0) v.missing_hosts.insert(s.labels.at("host"));
+      }
+    }
     each("ovn_raft_cluster:leaders:count",
          [](Verdict& v, const S& s) { v.leaders = static_cast<int>(s.value); });
     each("ovn_raft_cluster:leader_ids:count",
@@ -232,8 +282,8 @@ class EndToEnd {
           states += " " + a.labels.at("alertname") + "/" +
                     (db == a.labels.end() ? "-" : db->second) + "=" + a.labels.at("alertstate");
         }
-        std::printf("[ scenario ] %s:%s\n", scenario.c_str(),
-                    states.empty() ? " none" : states.c_str());
+        std::printf("[ scenario ] %s:%s\n%s", scenario.c_str(),
+                    states.empty() ? " none" : states.c_str(), Describe(rules).c_str());
         return;
       }
       std::this_thread::sleep_for(std::chrono::seconds(2));
@@ -248,6 +298,8 @@ class EndToEnd {
  private:
   RaftCluster cluster_;
   std::vector<std::unique_ptr<ExporterProcess>> exporters_;
+  std::vector<std::string> flags_;
+  ExpectedCluster expected_;
   std::set<int> stopped_;
   int prometheus_port_ = 0;
   std::string prometheus_dir_;
@@ -344,6 +396,46 @@ TEST(ConsensusEndToEndTest, MemberCutOffThenHealed) {
   e.cluster().Wait();
   e.ExpectConverges({}, "healed");
   e.ExpectPerDb("ovn_raft_cluster:live_members:count", 3);
+}
+
+// Seed 000's case: member 3's node is replaced. Its database is lost with it, a new member
+// joins from the new node 127.0.0.4, and the operator's expected hosts (NODE_IPS) say so. The
+// old ID on 127.0.0.3 must be the top stale suspect, on an unexpected host.
+TEST(ConsensusEndToEndTest, NodeReplacedOldIdIsTheTopSuspect) {
+  EndToEnd e({"--expected-hosts=127.0.0.1,127.0.0.2,127.0.0.4"},
+             {3, {"127.0.0.1", "127.0.0.2", "127.0.0.4"}});
+  e.cluster().Kill(3);
+  e.StopExporter(3);
+  e.cluster().Add(4);
+  e.StartExporter(4);
+  e.ScrapeRunningExportersOnly();
+  e.ExpectConverges(Both({"OVNRaftMemberOnUnexpectedHost", "OVNRaftStaleMember",
+                          "OVNRaftTooManyMembers", "OVNRaftQuorumAtRisk"}),
+                    "member 3's node replaced by 127.0.0.4");
+  e.ExpectPerDb("ovn_raft_cluster:unexpected_hosts:count", 1);
+  e.ExpectPerDb(
+      "count by (db) (ovn_raft_cluster_member:unexpected_host:named_by{host=\"127.0.0.3\"})", 1);
+  e.ExpectPerDb(
+      "count by (db) (ovn_raft_cluster_member:stale_suspect:named_by{host=\"127.0.0.3\"})", 1);
+}
+
+// A real view disagreement: member 3 is cut off while member 4 joins, so it keeps the old
+// view (it lacks member 4); healed, it catches up and everything clears.
+TEST(ConsensusEndToEndTest, ViewLeftBehindWhileCutOffThenHealed) {
+  EndToEnd e({}, {});
+  e.ExpectConverges({}, "healthy");
+  e.cluster().Cut(3);
+  e.cluster().Add(4);
+  e.StartExporter(4);
+  e.ScrapeRunningExportersOnly();
+  e.ExpectConverges(
+      Both({"OVNRaftViewDiffersFromMajority", "OVNRaftMembershipViewsDisagree",
+            "OVNRaftMemberDisconnected", "OVNRaftMemberCampaigning", "OVNRaftQuorumAtRisk"}),
+      "member 3 cut off while member 4 joined");
+  e.ExpectPerDb("count by (db) (ovn_raft_cluster_reporter_member:missing:info)", 1);
+  e.cluster().Heal();
+  e.cluster().Wait();
+  e.ExpectConverges({}, "healed");
 }
 
 TEST(ConsensusEndToEndTest, MemberRecreatedAsItsOwnCluster) {

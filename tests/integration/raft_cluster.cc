@@ -57,6 +57,7 @@ void RaftCluster::RestartFresh(int member) {
   Run("restart-fresh " + dir_ + " " + std::to_string(member));
 }
 void RaftCluster::Split(int member) { Run("split " + dir_ + " " + std::to_string(member)); }
+void RaftCluster::Add(int member) { Run("add " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Cut(int member) { Run("cut " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Heal() { Run("heal " + dir_); }
 void RaftCluster::Wait() { Run("wait " + dir_); }

@@ -23,6 +23,7 @@ class RaftCluster {
   void Restart(int member);  // same database, same ID
   void RestartFresh(int member);
   void Split(int member);
+  void Add(int member);  // a new member N joins at 127.0.0.N
   void Cut(int member);  // firewall the member off from its peers (iptables), keep it running
   void Heal();
   void Wait();
