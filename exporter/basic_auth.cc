@@ -16,7 +16,6 @@ bool BcryptMatches(const std::string& password, const std::string& hash) {
   return out != nullptr && out[0] != '*' && hash == out;
 }
 
-// Spent on unknown users too, so response time does not tell which user names exist.
 const char kDummyHash[] = "$2y$10$7Jm4gS9zcr6K/W4m2aHYl.2T0GJc5n2ZKWh38C5rM8rQbJ1nXo5bS";
 
 }  // namespace
@@ -43,28 +42,33 @@ std::string DecodeBase64(std::string_view text) {
 
 BasicAuth::BasicAuth(std::map<std::string, std::string> users) : users_(std::move(users)) {}
 
-bool BasicAuth::Check(std::string_view authorization) {
+AuthResult BasicAuth::Check(std::string_view authorization) {
   constexpr std::string_view kScheme = "Basic ";
-  if (authorization.substr(0, kScheme.size()) != kScheme) return false;
+  if (authorization.substr(0, kScheme.size()) != kScheme) return AuthResult::kDenied;
   const std::string decoded = DecodeBase64(authorization.substr(kScheme.size()));
   const auto colon = decoded.find(':');
-  if (colon == std::string::npos) return false;
+  // crypt_r stops at a NUL byte: such a password is not what bcrypt would verify.
+  if (colon == std::string::npos || decoded.find('\0') != std::string::npos) {
+    return AuthResult::kDenied;
+  }
   const std::string user = decoded.substr(0, colon);
   const std::string password = decoded.substr(colon + 1);
-  const std::string key = user + '\0' + password;
   {
     const std::lock_guard<std::mutex> lock(mu_);
-    if (verified_.count(key)) return true;
+    if (verified_.count(decoded)) return AuthResult::kAllowed;
+    if (checking_ >= kMaxConcurrentChecks) return AuthResult::kThrottled;
+    ++checking_;
   }
   const auto it = users_.find(user);
-  if (it == users_.end()) {
-    BcryptMatches(password, kDummyHash);
-    return false;
-  }
-  if (!BcryptMatches(password, it->second)) return false;
+  // Unknown users cost a bcrypt too, so response time does not tell which user names exist.
+  const bool ok =
+      BcryptMatches(password, it == users_.end() ? kDummyHash : it->second) && it != users_.end();
   const std::lock_guard<std::mutex> lock(mu_);
-  verified_.insert(key);
-  return true;
+  --checking_;
+  if (!ok) return AuthResult::kDenied;
+  if (verified_.size() >= kMaxCached) verified_.clear();  // bounded; the right ones come back
+  verified_.insert(decoded);
+  return AuthResult::kAllowed;
 }
 
 }  // namespace ovn_raft

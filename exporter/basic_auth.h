@@ -1,8 +1,9 @@
 #pragma once
 
 // HTTP basic authentication against bcrypt hashes. bcrypt is slow on purpose (tens of ms), so a
-// successful check is cached: a scrape every few seconds must not pay it each time.
-// Thread-safe.
+// successful check is cached: a scrape every few seconds must not pay it each time; and at most
+// a few checks run at once, so that a flood of wrong passwords cannot take every core (past
+// the limit a check is refused at once: 429). Thread-safe.
 
 #include <map>
 #include <mutex>
@@ -12,16 +13,22 @@
 
 namespace ovn_raft {
 
+enum class AuthResult { kAllowed, kDenied, kThrottled };
+
 class BasicAuth {
  public:
+  static constexpr int kMaxConcurrentChecks = 2;
+  static constexpr std::size_t kMaxCached = 16;
+
   explicit BasicAuth(std::map<std::string, std::string> users);
   // `authorization` is the Authorization header's value, or empty when absent.
-  bool Check(std::string_view authorization);
+  AuthResult Check(std::string_view authorization);
 
  private:
   std::map<std::string, std::string> users_;
   std::mutex mu_;
-  std::set<std::string> verified_;  // "user\0password" pairs that matched
+  std::set<std::string> verified_;  // "user:password" pairs that matched, at most kMaxCached
+  int checking_ = 0;                // bcrypt checks running now
 };
 
 // "dXNlcjpwYXNz" -> "user:pass"; empty on invalid input.

@@ -21,12 +21,22 @@ const FlagSpec kFlags[] = {
     {"web.listen-address", "Address to listen on, HOST:PORT or :PORT (default :10476)."},
     {"web.telemetry-path", "Path under which to expose metrics (default /metrics)."},
     {"web.config.file", "File with basic_auth_users (bcrypt hashes), as in exporter-toolkit."},
+    {"web.max-connections",
+     "Connections served at once, one worker thread each; more wait (default 256)."},
+    {"web.request-timeout",
+     "Deadline to receive a request, and for an idle keep-alive connection (default 2s)."},
+    {"web.allowed-sources",
+     "Comma-separated IPv4 CIDRs allowed to connect, e.g. the scrapers' networks; others are "
+     "refused before they take a worker (default: everyone)."},
     {"database",
      "NAME=CTL[,SOCK]: a clustered database, its unixctl socket and its database socket. "
      "Repeatable; given once, it replaces the default OVN_Northbound and OVN_Southbound."},
     {"timeout", "Deadline for reading one database, e.g. 2s, 500ms (default 2s)."},
     {"min-interval", "Reuse a reading younger than this; 0 reads on every scrape (default 1s)."},
     {"max-reply-size", "Largest reply accepted from ovsdb-server, in bytes (default 8388608)."},
+    {"max-members",
+     "Largest membership a status may list; more is refused as view_too_large. Bounds the "
+     "series of a scrape (default 256)."},
     {"expected-members",
      "Members each cluster should have, e.g. the ovn-central replicas; exported as "
      "ovn_raft_expected_members for the too-many/too-few alerts (default: unset)."},
@@ -64,6 +74,20 @@ std::string Apply(Config& c, const std::string& flag, const std::string& value) 
     c.telemetry_path = value;
   } else if (flag == "web.config.file") {
     c.web_config_file = value;
+  } else if (flag == "web.max-connections") {
+    const auto n = ParseUint(value);
+    if (!n || *n < 4 || *n > 4096) return "expected a number from 4 to 4096, got \"" + value + "\"";
+    c.web_max_connections = static_cast<int>(*n);
+  } else if (flag == "web.request-timeout") {
+    const auto d = ParseDuration(value);
+    if (!d || d->count() < 100 || d->count() > 600000) {
+      return "expected a duration from 100ms to 10m, got \"" + value + "\"";
+    }
+    c.web_request_timeout = *d;
+  } else if (flag == "web.allowed-sources") {
+    auto cidrs = ParseCidrList(value);
+    if (!cidrs) return "expected IPv4 CIDRs separated by commas, got \"" + value + "\"";
+    c.web_allowed_sources = std::move(*cidrs);
   } else if (flag == "database") {
     auto target = ParseDatabaseFlag(value);
     if (!target) return "expected NAME=CTL[,SOCK], got \"" + value + "\"";
@@ -81,6 +105,11 @@ std::string Apply(Config& c, const std::string& flag, const std::string& value) 
     const auto n = ParseUint(value);
     if (!n || *n < 1024) return "expected a number of bytes >= 1024, got \"" + value + "\"";
     c.max_reply_bytes = *n;
+  } else if (flag == "max-members") {
+    const auto n = ParseUint(value);
+    if (!n || *n < 3 || *n > 100000)
+      return "expected a number from 3 to 100000, got \"" + value + "\"";
+    c.max_members = *n;
   } else if (flag == "expected-members") {
     const auto n = ParseUint(value);
     if (!n || *n > 99) return "expected a number of members from 0 to 99, got \"" + value + "\"";
@@ -100,6 +129,35 @@ std::string Apply(Config& c, const std::string& flag, const std::string& value) 
 }
 
 }  // namespace
+
+std::optional<std::vector<std::string>> ParseCidrList(const std::string& value) {
+  std::vector<std::string> out;
+  std::stringstream in(value);
+  for (std::string item; std::getline(in, item, ',');) {
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.pop_back();
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front())))
+      item.erase(0, 1);
+    if (item.empty()) continue;
+    const auto slash = item.find('/');
+    const std::string ip = item.substr(0, slash);
+    int octets = 0;
+    std::stringstream parts(ip);
+    for (std::string octet; std::getline(parts, octet, '.');) {
+      const auto n = ParseUint(octet);
+      if (!n || *n > 255 || octet.size() > 3) return std::nullopt;
+      ++octets;
+    }
+    if (octets != 4 || ip.back() == '.') return std::nullopt;
+    if (slash != std::string::npos) {
+      const auto bits = ParseUint(item.substr(slash + 1));
+      if (!bits || *bits > 32) return std::nullopt;
+    } else {
+      item += "/32";
+    }
+    out.push_back(item);
+  }
+  return out;
+}
 
 std::optional<std::vector<std::string>> ParseHostList(const std::string& value) {
   std::set<std::string> hosts;

@@ -26,10 +26,14 @@ struct Config {
   std::string listen_address = ":10476";
   std::string telemetry_path = "/metrics";
   std::string web_config_file;  // basic_auth_users, exporter-toolkit style
+  int web_max_connections = 256;
+  std::chrono::milliseconds web_request_timeout{2000};
+  std::vector<std::string> web_allowed_sources;  // IPv4 CIDRs
   std::vector<DatabaseTarget> databases;
   std::chrono::milliseconds timeout{2000};
   std::chrono::milliseconds min_interval{1000};
   std::size_t max_reply_bytes = 8u << 20;
+  std::size_t max_members = 256;            // per view; bounds the series of a scrape
   int expected_members = 0;                 // 0: not set (the rules then use kube-state-metrics)
   std::vector<std::string> expected_hosts;  // --expected-hosts, normalised
   LogLevel log_level = LogLevel::kInfo;
@@ -62,6 +66,9 @@ std::vector<DatabaseTarget> DefaultDatabases();
 
 // "NAME=CTL[,SOCK]"
 std::optional<DatabaseTarget> ParseDatabaseFlag(const std::string& value);
+
+// "10.0.0.0/8, 192.168.1.5": IPv4 CIDRs (a bare address is /32); nullopt when one is not.
+std::optional<std::vector<std::string>> ParseCidrList(const std::string& value);
 
 // Kube-OVN's NODE_IPS format: IPs or DNS names separated by commas and/or spaces, IPv6 with or
 // without brackets. Returns them lower-cased, brackets removed, sorted and unique; nullopt when

@@ -16,7 +16,10 @@ namespace ovn_raft {
 
 class DatabaseReader {
  public:
-  DatabaseReader(const std::vector<DatabaseTarget>& targets, const CallOptions& options);
+  // A status listing more than `max_members` is refused (kViewTooLarge): the series of one
+  // scrape grow with the members, and no real cluster comes near it.
+  DatabaseReader(const std::vector<DatabaseTarget>& targets, const CallOptions& options,
+                 std::size_t max_members = 256);
 
   // Reads every database at once: all requests go out together and the replies are awaited
   // together, so one hung database delays nothing but itself and the round ends within
@@ -30,7 +33,10 @@ class DatabaseReader {
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
   };
 
+  Snapshot ReadRound(std::chrono::milliseconds timeout, std::size_t* reply_bytes);
+
   CallOptions options_;
+  std::size_t max_members_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::mutex mu_;
 };

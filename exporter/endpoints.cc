@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "family_builder.h"
 #include "log.h"
 #include "status_json.h"
 #include "text_exposition.h"
@@ -95,10 +96,23 @@ HttpResponse Endpoints::Handle(const HttpRequest& request) {
   }
   // Liveness stays open so that kubelet probes need no credentials.
   if (request.path == "/healthz") return Text(200, "ok\n");
-  if (auth_ && !auth_->Check(request.authorization)) {
-    HttpResponse r = Text(401, "unauthorized\n");
-    r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"ovn-raft-exporter\"");
-    return r;
+  if (auth_) {
+    switch (auth_->Check(request.authorization)) {
+      case AuthResult::kAllowed:
+        break;
+      case AuthResult::kThrottled: {
+        ++auth_throttled_;
+        HttpResponse r = Text(429, "too many password checks at once, retry\n");
+        r.headers.emplace_back("Retry-After", "1");
+        return r;
+      }
+      case AuthResult::kDenied: {
+        ++auth_failed_;
+        HttpResponse r = Text(401, "unauthorized\n");
+        r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"ovn-raft-exporter\"");
+        return r;
+      }
+    }
   }
   if (request.path == config_.telemetry_path) return Metrics(request);
   if (request.path == "/readyz") return Ready();
@@ -112,7 +126,8 @@ std::chrono::milliseconds Endpoints::ReadTimeout(const HttpRequest& request) con
   auto timeout = config_.timeout;
   if (!request.scrape_timeout.empty()) {
     char* end = nullptr;
-    const double seconds = std::strtod(request.scrape_timeout.c_str(), &end);
+    // Clamped before the conversion: "1e300" must not overflow an integer.
+    const double seconds = std::min(std::strtod(request.scrape_timeout.c_str(), &end), 3600.0);
     if (end != request.scrape_timeout.c_str() && std::isfinite(seconds) && seconds > 0) {
       const auto budget = std::chrono::milliseconds(static_cast<long>(seconds * 1000) - 250);
       timeout = std::max(std::chrono::milliseconds(100), std::min(timeout, budget));
@@ -122,7 +137,16 @@ std::chrono::milliseconds Endpoints::ReadTimeout(const HttpRequest& request) con
 }
 
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
-  const auto families = collector_.CollectWithin(ReadTimeout(request));
+  auto families = collector_.CollectWithin(ReadTimeout(request));
+  FamilyBuilder b;
+  for (const auto& [reason, count] :
+       {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_}}) {
+    b.Counter("ovn_raft_exporter_http_rejections_total",
+              "Requests refused: wrong or missing credentials (401), or too many password "
+              "checks at once (429).",
+              {{"reason", reason}}, static_cast<double>(count->load()));
+  }
+  for (auto& f : b.Take()) families.push_back(std::move(f));
   return HttpResponse{
       200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
 }

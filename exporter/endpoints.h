@@ -3,6 +3,8 @@
 // What each URL serves: / (landing page), /healthz, /readyz, /status (parsed view as JSON) and
 // the telemetry path. Basic auth, when configured, guards all but /healthz.
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 
 #include "basic_auth.h"
@@ -29,6 +31,8 @@ class Endpoints {
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
   RaftCollector collector_;
+  // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
+  std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0};
 };
 
 // The /status document: every database's reading, the parsed status in parse-status form.

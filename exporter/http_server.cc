@@ -2,8 +2,10 @@
 
 #include <civetweb.h>
 
+#include <algorithm>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "log.h"
 
@@ -20,6 +22,8 @@ const char* Reason(int status) {
       return "Not Found";
     case 405:
       return "Method Not Allowed";
+    case 429:
+      return "Too Many Requests";
     case 500:
       return "Internal Server Error";
     case 503:
@@ -67,28 +71,38 @@ int HttpServer::OnRequest(mg_connection* conn) {
   return static_cast<int>(response.status);
 }
 
-Result<bool> HttpServer::Start(const std::string& listen_address, int threads) {
+Result<bool> HttpServer::Start(const std::string& listen_address,
+                               const HttpServerOptions& options) {
   // civetweb wants "PORT" for every interface and "IP:PORT" for one.
   std::string ports = listen_address;
   if (!ports.empty() && ports.front() == ':') ports.erase(0, 1);
   if (ports.rfind("0.0.0.0:", 0) == 0) ports.erase(0, 8);
-  const std::string thread_count = std::to_string(threads);
-  const char* options[] = {"listening_ports",
-                           ports.c_str(),
-                           "num_threads",
-                           thread_count.c_str(),
-                           "request_timeout_ms",
-                           "30000",
-                           "enable_keep_alive",
-                           "yes",
-                           "keep_alive_timeout_ms",
-                           "60000",
-                           nullptr};
+  const std::string thread_count = std::to_string(options.threads);
+  // Accepted connections wait here for a worker, in order; a full queue would stall accept()
+  // and leave new connections to SYN retries (seconds each).
+  const std::string queue = std::to_string(std::max(1024, 4 * options.threads));
+  // One deadline to receive a request and to sit idle between keep-alive requests: a
+  // connection that sends nothing useful frees its worker within it.
+  const std::string timeout = std::to_string(options.request_timeout.count());
+  // civetweb refuses other sources in its accepting thread, before they take a worker.
+  std::string acl;
+  for (const auto& cidr : options.allowed_sources) acl += ",+" + cidr;
+  if (!acl.empty()) acl = "-0.0.0.0/0" + acl;
+  std::vector<const char*> civet_options{
+      "listening_ports",       ports.c_str(),   "num_threads",       thread_count.c_str(),
+      "request_timeout_ms",    timeout.c_str(), "enable_keep_alive", "yes",
+      "keep_alive_timeout_ms", timeout.c_str(), "linger_timeout_ms", "0"};
+  if (!acl.empty()) {
+    civet_options.push_back("access_control_list");
+    civet_options.push_back(acl.c_str());
+  }
+  civet_options.push_back(nullptr);
+  const char** options_array = civet_options.data();
   mg_callbacks callbacks{};
   callbacks.begin_request = &HttpServer::OnRequest;
   callbacks.log_message = &OnLog;
   mg_init_library(0);
-  ctx_ = mg_start(&callbacks, this, options);
+  ctx_ = mg_start(&callbacks, this, options_array);
   if (!ctx_) return Error{ErrorCode::kConnectFailed, "cannot listen on " + listen_address};
   mg_server_port bound[4];
   const int n = mg_get_server_ports(ctx_, 4, bound);

@@ -3,6 +3,7 @@
 // The HTTP edge: civetweb (C API) serving requests through one handler. civetweb stays an
 // implementation detail of this file.
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <utility>
@@ -29,6 +30,13 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
+// How the edge holds up against slow or hostile clients (see README, "Under abuse").
+struct HttpServerOptions {
+  int threads = 128;                                // connections served at once (one worker each)
+  std::chrono::milliseconds request_timeout{3000};  // to receive a request; also keep-alive idle
+  std::vector<std::string> allowed_sources;         // IPv4 CIDRs; empty: everyone
+};
+
 class HttpServer {
  public:
   using Handler = std::function<HttpResponse(const HttpRequest&)>;
@@ -39,7 +47,7 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // `listen_address` is HOST:PORT or :PORT; port 0 picks a free one (see port()).
-  Result<bool> Start(const std::string& listen_address, int threads);
+  Result<bool> Start(const std::string& listen_address, const HttpServerOptions& options);
   void Stop();
   int port() const { return port_; }
 

@@ -102,6 +102,8 @@ std::optional<Error> JsonRpcConnection::Send(Clock::time_point deadline) {
   reused_ = fd_ >= 0;
   received_ = false;
   framer_ = JsonFramer();
+  // A large reply's buffer is not kept for the next call: memory follows the current reply.
+  if (buffer_.empty() && buffer_.capacity() > 4 * kChunkBytes) std::string().swap(buffer_);
   if (!reused_) {
     buffer_.clear();
     auto connected = Connect(path_, deadline);
@@ -153,8 +155,7 @@ std::optional<Result<JsonMessage>> JsonRpcConnection::Extract(const CallOptions&
 
 std::optional<Result<JsonMessage>> JsonRpcConnection::OnReadable(const CallOptions& options,
                                                                  Clock::time_point deadline) {
-  char chunk[65536];
-  const ssize_t n = recv(fd_, chunk, sizeof(chunk), MSG_DONTWAIT);
+  const ssize_t n = recv(fd_, chunk_.get(), kChunkBytes, MSG_DONTWAIT);
   if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
   if (n <= 0) {
     const int err = n < 0 ? errno : 0;
@@ -172,7 +173,7 @@ std::optional<Result<JsonMessage>> JsonRpcConnection::OnReadable(const CallOptio
                                          std::to_string(buffer_.size()) + " bytes of reply"});
   }
   received_ = true;
-  buffer_.append(chunk, static_cast<std::size_t>(n));
+  buffer_.append(chunk_.get(), static_cast<std::size_t>(n));
   return Extract(options);
 }
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,6 +63,9 @@ class JsonRpcConnection {
   bool received_ = false;  // bytes arrived for this call
   std::string buffer_;
   JsonFramer framer_;
+  // Receive buffer: here, not on the stack of the civetweb worker that reads (100 KiB).
+  std::unique_ptr<char[]> chunk_ = std::make_unique<char[]>(kChunkBytes);
+  static constexpr std::size_t kChunkBytes = 65536;
 };
 
 // One request on one connection and, when done, its reply (parsed once) or error.

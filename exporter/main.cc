@@ -1,3 +1,5 @@
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -50,13 +52,17 @@ int Serve(const Config& config) {
   CallOptions options;
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
-  DatabaseReader reader(config.databases, options);
+  DatabaseReader reader(config.databases, options, config.max_members);
   ReadCoordinator coordinator(
       [&reader](std::chrono::milliseconds timeout) { return reader.ReadAll(timeout); },
       config.min_interval);
   Endpoints endpoints(config, coordinator, std::move(auth));
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
-  if (auto started = server.Start(config.listen_address, 8); !started) {
+  HttpServerOptions web;
+  web.threads = config.web_max_connections;
+  web.request_timeout = config.web_request_timeout;
+  web.allowed_sources = config.web_allowed_sources;
+  if (auto started = server.Start(config.listen_address, web); !started) {
     Log(LogLevel::kError, "cannot start HTTP server",
         {{"address", config.listen_address}, {"error", started.error().message}});
     return 1;
@@ -84,6 +90,9 @@ int Serve(const Config& config) {
 }  // namespace ovn_raft
 
 int main(int argc, char** argv) {
+  // Every scrape may run on another of civetweb's worker threads, and glibc gives threads
+  // arenas of their own that each keep their peak: two arenas keep memory near one reply's.
+  mallopt(M_ARENA_MAX, 2);
   using namespace ovn_raft;
   if (argc >= 2 && std::strcmp(argv[1], "parse-status") == 0) {
     return ParseStatusCommand(argc - 2, argv + 2);

@@ -16,7 +16,7 @@ std::string Str(const rapidjson::Value& o, const char* key) {
 std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::string& source) {
   std::vector<MemberReport> out;
   rapidjson::Document d;
-  d.Parse(json.c_str(), json.size());
+  d.Parse<rapidjson::kParseIterativeFlag>(json.c_str(), json.size());
   if (d.HasParseError() || !d.IsObject() || !d.HasMember("databases") ||
       !d["databases"].IsArray()) {
     return out;

@@ -20,10 +20,14 @@ bool ParseIdPair(std::string_view value, std::optional<std::string>* short_id,
   return true;
 }
 
-// "N ms ago" (Last Election won) and "N ms ago, reason: R" (Last Election started).
+// "N ms ago" (Last Election won) and "N ms ago, reason: R" (Last Election started). More than
+// a century ago cannot be: a parse warning, not a timestamp before 1926 or in the future.
 std::optional<std::uint64_t> ParseMsAgo(std::string_view value) {
+  constexpr std::uint64_t kCenturyMs = 100ull * 366 * 24 * 3600 * 1000;
   if (!ConsumeSuffix(value, " ms ago")) return std::nullopt;
-  return ParseUint(value);
+  const auto ms = ParseUint(value);
+  if (ms && *ms > kCenturyMs) return std::nullopt;
+  return ms;
 }
 
 std::optional<MemberStatus> StatusFromText(std::string_view text) {

@@ -5,6 +5,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "utf8.h"
+
 namespace ovn_raft {
 namespace {
 
@@ -14,7 +16,9 @@ using rapidjson::Value;
 
 Result<JsonMessage> ParseJsonMessage(std::string_view message) {
   rapidjson::Document doc;
-  doc.Parse(message.data(), message.size());
+  // Iterative: the recursive default would let a reply nested ~100 deep overflow a civetweb
+  // worker's 100 KiB stack. (The document's pool allocator frees it without recursing.)
+  doc.Parse<rapidjson::kParseIterativeFlag>(message.data(), message.size());
   if (doc.HasParseError()) {
     return Error{ErrorCode::kInvalidJson, std::string("invalid JSON at offset ") +
                                               std::to_string(doc.GetErrorOffset()) + ": " +
@@ -29,10 +33,13 @@ namespace {
 std::string Describe(const Value& v) {
   if (v.IsString()) {
     // ovsdb-server ends unixctl errors with a newline ("unknown cluster\n").
-    std::string text(v.GetString(), v.GetStringLength());
+    std::string text = ValidUtf8(std::string_view(v.GetString(), v.GetStringLength()));
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     return text;
   }
+  // Writing a value back out recurses into it: only scalars, nested values are named.
+  if (v.IsObject()) return "a JSON object";
+  if (v.IsArray()) return "a JSON array";
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   v.Accept(writer);

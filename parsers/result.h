@@ -20,6 +20,7 @@ enum class ErrorCode {
   kRpcError,          // a well-formed error reply, e.g. "unknown cluster"
   kProtocolError,     // JSON, but not the shape the protocol promises
   kNotClustered,      // the database is standalone or a relay: it has no Raft status
+  kViewTooLarge,      // the status lists more members than --max-members
 };
 
 // Stable snake_case name of a code.
@@ -45,6 +46,8 @@ inline const char* ErrorCodeName(ErrorCode code) {
       return "protocol_error";
     case ErrorCode::kNotClustered:
       return "not_clustered";
+    case ErrorCode::kViewTooLarge:
+      return "view_too_large";
   }
   return "unknown";
 }

@@ -64,6 +64,14 @@ step "unit and integration tests"
 (cd build && ctest -j"$jobs" --output-on-failure --timeout 300) 2>&1 | tee build/ctest.log || status=1
 count build/ctest.log
 
+step "abuse benchmark: slow clients, password floods, hostile replies"
+bash scripts/abuse-benchmark.sh 2>&1 | tee build/abuse.log || status=1
+if grep -q MISSED build/abuse.log || ! grep -q "^hostile (members)" build/abuse.log; then
+  failed=$((failed + 1))
+else
+  passed=$((passed + 1))
+fi
+
 step "unit tests under AddressSanitizer + UBSan"
 cmake -S . -B build-asan -G Ninja -DOVN_RAFT_WERROR=ON -DOVN_RAFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 ninja -C build-asan unit_tests ovn-raft-exporter

@@ -36,6 +36,7 @@ class ExporterProcess {
   int Terminate(int timeout_ms = 5000);
   const std::string& log_path() const { return log_; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
 
  private:
   pid_t pid_ = -1;

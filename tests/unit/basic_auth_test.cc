@@ -3,16 +3,19 @@
 #include <crypt.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
+#include <vector>
 
 #include "web_config.h"
 
 namespace ovn_raft {
 namespace {
 
-std::string Bcrypt(const std::string& password) {
+std::string Bcrypt(const std::string& password, unsigned long cost = 5) {
   char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  EXPECT_NE(crypt_gensalt_rn("$2b$", 5, nullptr, 0, salt, sizeof(salt)), nullptr);
+  EXPECT_NE(crypt_gensalt_rn("$2b$", cost, nullptr, 0, salt, sizeof(salt)), nullptr);
   crypt_data data{};
   return crypt_r(password.c_str(), salt, &data);
 }
@@ -43,16 +46,40 @@ TEST(BasicAuthTest, Base64) {
 
 TEST(BasicAuthTest, ChecksBcryptAndCachesSuccess) {
   BasicAuth auth({{"prom", Bcrypt("secret")}});
-  EXPECT_TRUE(auth.Check(Header("prom:secret")));
-  EXPECT_FALSE(auth.Check(Header("prom:wrong")));
-  EXPECT_FALSE(auth.Check(Header("eve:secret")));
-  EXPECT_FALSE(auth.Check(""));
-  EXPECT_FALSE(auth.Check("Bearer abc"));
-  EXPECT_FALSE(auth.Check(Header("no-colon")));
+  EXPECT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);
+  EXPECT_EQ(auth.Check(Header("prom:wrong")), AuthResult::kDenied);
+  EXPECT_EQ(auth.Check(Header("eve:secret")), AuthResult::kDenied);
+  EXPECT_EQ(auth.Check(""), AuthResult::kDenied);
+  EXPECT_EQ(auth.Check("Bearer abc"), AuthResult::kDenied);
+  EXPECT_EQ(auth.Check(Header("no-colon")), AuthResult::kDenied);
   // Cached: the second success skips bcrypt entirely.
   const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < 100; ++i) EXPECT_TRUE(auth.Check(Header("prom:secret")));
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(200));
+}
+
+TEST(BasicAuthTest, FloodOfWrongPasswordsIsThrottledAndTheCacheStaysBounded) {
+  // Cost 12 (~250 ms a check): the flood's checks overlap for sure.
+  BasicAuth auth({{"prom", Bcrypt("secret", 12)}});
+  ASSERT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);  // now cached
+  // 12 wrong passwords at once: at most kMaxConcurrentChecks run bcrypt, the rest get 429 at
+  // once; the cached right password passes all along.
+  std::atomic<int> denied{0}, throttled{0};
+  std::vector<std::thread> flood;
+  for (int i = 0; i < 12; ++i) {
+    flood.emplace_back([&, i] {
+      const auto r = auth.Check(Header("prom:wrong" + std::to_string(i)));
+      (r == AuthResult::kThrottled ? throttled : denied)++;
+      EXPECT_NE(r, AuthResult::kAllowed);
+    });
+  }
+  EXPECT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);
+  for (auto& t : flood) t.join();
+  EXPECT_EQ(denied + throttled, 12);
+  EXPECT_GE(throttled.load(), 1);
+  EXPECT_GE(denied.load(), 1);
+  // A password with a NUL byte is what crypt_r would cut short: refused, never cached.
+  EXPECT_EQ(auth.Check(Header(std::string("prom:secret\0garbage", 20))), AuthResult::kDenied);
 }
 
 TEST(WebConfigTest, ParsesUsers) {

@@ -3,6 +3,7 @@
 #include "jsonrpc_client.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "support/fake_unix_server.h"
@@ -140,6 +142,40 @@ TEST(JsonRpcClientTest, SkipsServerRequestsAndOtherIds) {
   const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r.value(), "ours");
+}
+
+// Runs `f` on a thread with the stack civetweb's Debian build gives its workers (100 KiB),
+// where the HTTP handlers run the reads.
+template <typename F>
+void OnWorkerSizedStack(F f) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, 100 * 1024), 0);
+  pthread_t thread;
+  auto trampoline = [](void* arg) -> void* {
+    (*static_cast<F*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, trampoline, &f), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+}
+
+TEST(JsonRpcClientTest, DeeplyNestedRepliesDoNotExhaustAWorkerStack) {
+  const std::size_t depth = 100000;
+  const std::string nested = std::string(depth, '[') + std::string(depth, ']');
+  for (const std::string& reply : {R"({"id":0,"result":)" + nested + "}",
+                                   R"({"id":0,"result":null,"error":)" + nested + "}"}) {
+    FakeUnixServer server([&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, reply); });
+    std::optional<Result<std::string>> r;
+    OnWorkerSizedStack(
+        [&] { r = UnixctlCall(server.path(), "cluster/status", {"DB"}, Timeout(5000)); });
+    ASSERT_TRUE(r.has_value());
+    ASSERT_FALSE(r->ok());  // not a string result: an error, clearly said, and no crash
+    EXPECT_TRUE(r->error().code == ErrorCode::kProtocolError ||
+                r->error().code == ErrorCode::kRpcError)
+        << r->error().message;
+  }
 }
 
 TEST(JsonRpcClientTest, ErrorReplyIsRpcError) {

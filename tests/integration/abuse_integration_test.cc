@@ -1,0 +1,212 @@
+// The real binary held up against slow, hostile and flooding clients and hostile replies
+// (issue: "Hold under abuse"). Behaviour only: the figures are scripts/abuse-benchmark.sh's.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "raft_cluster.h"
+#include "support/eventually.h"
+#include "support/exporter_process.h"
+#include "support/exposition.h"
+#include "support/fake_unix_server.h"
+#include "support/fixtures.h"
+#include "utf8.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::ExporterProcess;
+using testing::FakeUnixServer;
+using testing::RaftCluster;
+
+struct ProcessState {
+  int threads = 0;
+  int fds = 0;
+};
+
+ProcessState StateOf(pid_t pid) {
+  ProcessState s;
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("Threads:", 0) == 0) s.threads = std::stoi(line.substr(8));
+  }
+  const std::string fd_dir = "/proc/" + std::to_string(pid) + "/fd";
+  FILE* ls = popen(("ls " + fd_dir + " | wc -l").c_str(), "r");
+  if (ls) {
+    if (fscanf(ls, "%d", &s.fds) != 1) s.fds = -1;
+    pclose(ls);
+  }
+  return s;
+}
+
+// A TCP connection from `source` (a 127.0.0.0/8 address) to the exporter, or -1.
+int ConnectFrom(const std::string& source, int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  inet_pton(AF_INET, source.c_str(), &local.sin_addr);
+  sockaddr_in remote{};
+  remote.sin_family = AF_INET;
+  remote.sin_port = htons(static_cast<uint16_t>(port));
+  inet_pton(AF_INET, "127.0.0.1", &remote.sin_addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof(local)) != 0 ||
+      connect(fd, reinterpret_cast<sockaddr*>(&remote), sizeof(remote)) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Sends a whole request and returns what came back before the server closed or 2 s passed.
+std::string Exchange(int fd, const std::string& request) {
+  timeval tv{2, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  if (send(fd, request.data(), request.size(), MSG_NOSIGNAL) < 0) return "";
+  std::string reply;
+  char buf[4096];
+  for (ssize_t n; (n = recv(fd, buf, sizeof(buf), 0)) > 0;)
+    reply.append(buf, static_cast<size_t>(n));
+  return reply;
+}
+
+// The id of a JSON-RPC request, as its reply must carry it.
+std::string IdOf(const std::string& request) {
+  const auto at = request.find("\"id\":");
+  if (at == std::string::npos) return "0";
+  const auto end = request.find_first_of(",}", at + 5);
+  return request.substr(at + 5, end - at - 5);
+}
+
+TEST(AbuseIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
+  RaftCluster c(1);
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  FakeUnixServer deep([&](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, R"({"id":)" + IdOf(request) + R"(,"result":)" + nested + "}");
+  });
+  std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
+  status.insert(status.find("Name: ") + 6, "\xFF\xFE");
+  std::string escaped;  // as JSON: the bytes stay raw, newlines escaped
+  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+  FakeUnixServer garbled([&](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(
+        fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
+  });
+  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--database=Deep=" + deep.path(), "--database=Garbled=" + garbled.path(),
+                     "--min-interval=0"});
+  for (int i = 0; i < 3; ++i) {
+    const auto r = e.Get();
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(ValidUtf8(r.body), r.body) << "the page must be valid UTF-8";
+    const testing::Exposition x(r.body);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "Deep"}}), 0);
+    EXPECT_EQ(
+        x.Value("ovn_raft_exporter_errors_total", {{"db", "Deep"}, {"reason", "protocol_error"}}),
+        i + 1);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "Garbled"}}), 1);
+  }
+  const auto s = e.Get("/status");
+  ASSERT_EQ(s.status, 200);
+  EXPECT_EQ(ValidUtf8(s.body), s.body);
+  EXPECT_NE(s.body.find("\xEF\xBF\xBD"), std::string::npos);  // the replaced bytes
+  // The scraper's timeout header, absurdly large, is clamped, not overflowed.
+  const int fd = ConnectFrom("127.0.0.1", e.port());
+  ASSERT_GE(fd, 0);
+  const auto reply =
+      Exchange(fd,
+               "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Prometheus-Scrape-Timeout-Seconds: 1e300\r\n"
+               "Connection: close\r\n\r\n");
+  close(fd);
+  EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply.substr(0, 200);
+}
+
+TEST(AbuseIntegrationTest, SlowClientsDoNotStarveAScrapeAndLeaveNothingBehind) {
+  RaftCluster c(1);
+  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--web.max-connections=4", "--web.request-timeout=500ms"});
+  ASSERT_EQ(e.Get().status, 200);
+  const auto baseline = StateOf(e.pid());
+  // Three times as many connections as workers, each sending half a request and no more.
+  std::vector<int> slow;
+  for (int i = 0; i < 12; ++i) {
+    const int fd = ConnectFrom("127.0.0.1", e.port());
+    ASSERT_GE(fd, 0);
+    const std::string half = "GET /metrics HTTP/1.1\r\nHost: x\r\n";
+    ASSERT_GT(send(fd, half.data(), half.size(), MSG_NOSIGNAL), 0);
+    slow.push_back(fd);
+  }
+  const auto r = e.Get();
+  EXPECT_EQ(r.status, 200) << "a scrape behind 12 slow connections";
+  EXPECT_EQ(e.Get("/healthz").status, 200);
+  for (int fd : slow) close(fd);
+  EXPECT_TRUE(testing::Eventually([&] {
+    const auto now = StateOf(e.pid());
+    return now.threads == baseline.threads && now.fds <= baseline.fds;
+  })) << "threads and descriptors back at their baseline";
+}
+
+TEST(AbuseIntegrationTest, AllowedSourcesRefuseOthersAtOnce) {
+  RaftCluster c(1);
+  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--web.allowed-sources=127.0.0.1/32"});
+  const std::string get = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  const int allowed = ConnectFrom("127.0.0.1", e.port());
+  ASSERT_GE(allowed, 0);
+  EXPECT_EQ(Exchange(allowed, get).rfind("HTTP/1.1 200", 0), 0u);
+  close(allowed);
+  const int other = ConnectFrom("127.0.0.2", e.port());
+  if (other >= 0) {  // accepted by the kernel, then closed by civetweb with no answer
+    EXPECT_EQ(Exchange(other, get).find("200 OK"), std::string::npos);
+    close(other);
+  }
+}
+
+TEST(AbuseIntegrationTest, PasswordFloodIsThrottledAndTheRightUserStillScrapes) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-auth.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string web = std::string(dir) + "/web.yml";
+  // bcrypt cost 10 for "secret", as htpasswd -nBC 10 makes it.
+  ASSERT_EQ(
+      system(("/usr/bin/python3 -c 'import crypt; print(\"basic_auth_users:\\n  prom: \" + "
+              "crypt.crypt(\"secret\", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)))' > " +
+              web)
+                 .c_str()),
+      0);
+  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--web.config.file=" + web});
+  ASSERT_EQ(testing::HttpGet(e.Url(), "prom:secret").status, 200);
+  std::atomic<bool> stop{false};
+  std::atomic<int> throttled{0};
+  std::vector<std::thread> flood;
+  for (int i = 0; i < 20; ++i) {
+    flood.emplace_back([&, i] {
+      while (!stop) {
+        if (testing::HttpGet(e.Url(), "prom:wrong" + std::to_string(i)).status == 429) ++throttled;
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(testing::HttpGet(e.Url(), "prom:secret").status, 200);
+  stop = true;
+  for (auto& t : flood) t.join();
+  EXPECT_GT(throttled.load(), 0);
+  const testing::Exposition x(testing::HttpGet(e.Url(), "prom:secret").body);
+  EXPECT_GT(*x.Value("ovn_raft_exporter_http_rejections_total", {{"reason", "auth_throttled"}}), 0);
+  EXPECT_GT(*x.Value("ovn_raft_exporter_http_rejections_total", {{"reason", "auth_failed"}}), 0);
+  std::remove(web.c_str());
+  rmdir(dir);
+}
+
+}  // namespace
+}  // namespace ovn_raft
