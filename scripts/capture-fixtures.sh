@@ -3,6 +3,9 @@
 # produce on loopback, into tests/fixtures/ovs-<version>/. The unit tests parse these files;
 # re-run this script to refresh them for a new OVS version. Takes about a minute.
 set -euo pipefail
+# OVS_BIN_DIR: a directory with another ovsdb-server, ovsdb-tool and ovs-appctl (see
+# scripts/ovs-versions.sh bin VERSION); the system's otherwise.
+[ -z "${OVS_BIN_DIR:-}" ] || export PATH="$OVS_BIN_DIR:$PATH"
 here=$(cd "$(dirname "$0")" && pwd)
 cluster="$here/raft-cluster.sh"
 version=$(ovsdb-server --version | awk 'NR==1{print $NF}')
@@ -96,7 +99,8 @@ single "$work/ipv6" "tcp:[::1]:$(port)"
 save ipv6-single "$work/ipv6" 1 nb
 "$cluster" stop "$work/ipv6"
 
-if command -v openssl >/dev/null; then
+# (Only where ovsdb-server was built with SSL: scripts/ovs-versions.sh builds without.)
+if command -v openssl >/dev/null && ovsdb-server --help 2>&1 | grep -q -- --private-key; then
   pki=$work/pki
   mkdir -p "$pki"
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=test-ca -keyout "$pki/ca.key" \
@@ -109,4 +113,32 @@ if command -v openssl >/dev/null; then
   save ssl-single "$work/ssl" 1 nb
   "$cluster" stop "$work/ssl"
 fi
+# Short-lived lines, tried a few times: "Election timer: N (changing to M)" while a leader
+# changes its timer, "Adding server" while a member joins. Saved only when caught.
+c=$work/transient
+"$cluster" start "$c" 3 "$(port)" >/dev/null 2>&1
+l=$("$cluster" leader "$c" nb)
+ctl=$("$cluster" ctl "$c" "$l" nb)
+timer=1000
+for _ in $(seq 20); do
+  timer=$((timer * 2 > 60000 ? 1000 : timer * 2))
+  appctl "$ctl" cluster/change-election-timer OVN_Northbound "$timer" >/dev/null 2>&1 &
+  for _ in $(seq 20); do
+    s=$(appctl "$ctl" cluster/status OVN_Northbound 2>/dev/null || true)
+    if grep -q "changing to" <<<"$s"; then printf '%s\n' "$s" >"$out/leader-changing-timer.txt"; break 2; fi
+  done
+  wait
+done
+for n in 4 5 6; do
+  "$cluster" add "$c" "$n" >/dev/null 2>&1 &
+  for _ in $(seq 200); do
+    s=$(appctl "$ctl" cluster/status OVN_Northbound 2>/dev/null || true)
+    if grep -q "^Adding server" <<<"$s"; then printf '%s\n' "$s" >"$out/leader-adding-server.txt"; break 2; fi
+  done
+  wait
+done
+"$cluster" stop "$c"
+for f in leader-changing-timer leader-adding-server; do
+  [ -f "$out/$f.txt" ] && echo "captured $f" >&2 || echo "missed $f (too short-lived here)" >&2
+done
 echo "fixtures in $out" >&2

@@ -20,6 +20,9 @@
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log}; DIR/env holds BASE_PORT. Member N listens on
 # 127.0.0.N:BASE_PORT (nb) and 127.0.0.N:BASE_PORT+1 (sb).
 set -euo pipefail
+# OVS_BIN_DIR: a directory with another ovsdb-server, ovsdb-tool and ovs-appctl (see
+# scripts/ovs-versions.sh bin VERSION); the system's otherwise.
+[ -z "${OVS_BIN_DIR:-}" ] || export PATH="$OVS_BIN_DIR:$PATH"
 
 DBS=(nb sb)
 declare -A SCHEMA=([nb]=/usr/share/ovn/ovn-nb.ovsschema [sb]=/usr/share/ovn/ovn-sb.ovsschema)

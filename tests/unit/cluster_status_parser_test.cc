@@ -58,6 +58,16 @@ TEST(ClusterStatusParserTest, EveryCapturedFixtureParsesWithoutWarnings) {
   }
 }
 
+// Captured live from ovsdb-server 4.0.0 while a fourth member joined.
+TEST(ClusterStatusParserTest, RealAddingServerOn40) {
+  const auto s = ParseClusterStatus(Fixture("ovs-4.0.0/leader-adding-server.txt"));
+  EXPECT_TRUE(s.warnings.empty());
+  ASSERT_EQ(s.adding_servers.size(), 1u);
+  EXPECT_EQ(s.adding_servers[0].address.host, "127.0.0.4");
+  EXPECT_EQ(s.adding_servers[0].phase_text, "adding: catchup");
+  EXPECT_EQ(s.role, Role::kLeader);
+}
+
 TEST(ClusterStatusParserTest, RealLeader) {
   const ClusterStatus s = ParseClusterStatus(Fixture("ovs-3.1.0/leader.txt"));
   EXPECT_EQ(s.name, "OVN_Northbound");
