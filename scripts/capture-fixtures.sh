@@ -119,23 +119,30 @@ c=$work/transient
 "$cluster" start "$c" 3 "$(port)" >/dev/null 2>&1
 l=$("$cluster" leader "$c" nb)
 ctl=$("$cluster" ctl "$c" "$l" nb)
+# Polls the leader's status TRIES times; saves it as NAME when a line matches PATTERN.
+catch_status() { # PATTERN NAME TRIES
+  local s
+  for _ in $(seq "$3"); do
+    s=$(appctl "$ctl" cluster/status OVN_Northbound 2>/dev/null || true)
+    if grep -q "$1" <<<"$s"; then printf '%s\n' "$s" >"$out/$2.txt"; return 0; fi
+  done
+  return 1
+}
 timer=1000
 for _ in $(seq 20); do
   timer=$((timer * 2 > 60000 ? 1000 : timer * 2))
   appctl "$ctl" cluster/change-election-timer OVN_Northbound "$timer" >/dev/null 2>&1 &
-  for _ in $(seq 20); do
-    s=$(appctl "$ctl" cluster/status OVN_Northbound 2>/dev/null || true)
-    if grep -q "changing to" <<<"$s"; then printf '%s\n' "$s" >"$out/leader-changing-timer.txt"; break 2; fi
-  done
+  caught=0
+  catch_status "changing to" leader-changing-timer 20 && caught=1
   wait
+  [ "$caught" = 1 ] && break
 done
 for n in 4 5 6; do
   "$cluster" add "$c" "$n" >/dev/null 2>&1 &
-  for _ in $(seq 200); do
-    s=$(appctl "$ctl" cluster/status OVN_Northbound 2>/dev/null || true)
-    if grep -q "^Adding server" <<<"$s"; then printf '%s\n' "$s" >"$out/leader-adding-server.txt"; break 2; fi
-  done
+  caught=0
+  catch_status "^Adding server" leader-adding-server 200 && caught=1
   wait
+  [ "$caught" = 1 ] && break
 done
 "$cluster" stop "$c"
 for f in leader-changing-timer leader-adding-server; do
