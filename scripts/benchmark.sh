@@ -12,7 +12,7 @@ work=$(mktemp -d /tmp/ovn-raft-bench.XXXXXX)
 cluster="$root/scripts/raft-cluster.sh"
 trap '"$cluster" stop "$work/c" || true; kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$cluster" start "$work/c" 3 >/dev/null 2>&1
-port=$((20000 + RANDOM % 20000))
+port=$((20000 + RANDOM % 12000)) # below the ephemeral range
 "$root/build/exporter/ovn-raft-exporter" --web.listen-address="127.0.0.1:$port" --min-interval=0 \
   --database="OVN_Northbound=$work/c/m1/nb.ctl,$work/c/m1/nb.sock" \
   --database="OVN_Southbound=$work/c/m1/sb.ctl,$work/c/m1/sb.sock" 2>"$work/exporter.log" &

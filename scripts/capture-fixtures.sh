@@ -19,7 +19,7 @@ save() { # name cluster-dir member db
   echo "captured $1" >&2
 }
 appctl() { ovs-appctl -t "$@"; }
-port() { echo $((21000 + RANDOM % 20000)); }
+port() { echo $((21000 + RANDOM % 11000)); } # below the ephemeral range
 settle() { sleep "${1:-3}"; }
 
 # 3 members, healthy: leader and follower views.

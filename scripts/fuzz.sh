@@ -10,7 +10,10 @@ ninja -C "$build" cluster_status_fuzzer jsonrpc_framing_fuzzer >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/status" "$work/jsonrpc"
-cp "$root"/tests/fixtures/*/*.txt "$work/status/"
+for f in "$root"/tests/fixtures/*/*.txt; do # the same name in several fixture folders
+  d=${f%/*}
+  cp "$f" "$work/status/${d##*/}-${f##*/}"
+done
 cp "$root"/tests/fuzz/corpus/jsonrpc/* "$work/jsonrpc/"
 for target in cluster_status:status jsonrpc_framing:jsonrpc; do
   name=${target%%:*}

@@ -79,7 +79,9 @@ running() { [ -f "$DIR/m$1/$2.pid" ] && kill -0 "$(cat "$DIR/m$1/$2.pid")" 2>/de
 
 cmd_start() {
   local count=${1:-3}
-  BASE_PORT=${2:-$((20000 + ($$ * 7) % 30000))}
+  # Below the kernel's ephemeral range (32768-60999), where an outgoing connection can hold
+  # the port a member is about to listen on.
+  BASE_PORT=${2:-$((20000 + ($$ * 7) % 12000))}
   mkdir -p "$DIR"
   echo "BASE_PORT=$BASE_PORT" >"$DIR/env"
   local n db
@@ -95,6 +97,17 @@ cmd_start() {
   cmd_wait
 }
 
+unsettled() { # what each member says, for the log of a cluster that did not settle
+  local n db
+  for n in $(members); do
+    for db in "${DBS[@]}"; do
+      echo "raft-cluster: member $n $db: $(running "$n" "$db" && echo running || echo down)," \
+        "$(status "$n" "$db" 2>&1 | grep -E '^(Status|Role|Leader|Term|Address):' | tr '\n' ' ')" >&2
+      tail -3 "$DIR/m$n/$db.log" 2>/dev/null | sed 's/^/    /' >&2
+    done
+  done
+}
+
 cmd_wait() {
   local deadline=$((SECONDS + ${WAIT_SECONDS:-60})) n db ok
   while :; do
@@ -107,7 +120,10 @@ cmd_wait() {
       done
     done
     [ "$ok" = 1 ] && return 0
-    [ $SECONDS -ge $deadline ] && die "cluster in $DIR did not settle"
+    if [ $SECONDS -ge $deadline ]; then
+      unsettled
+      die "cluster in $DIR did not settle"
+    fi
     sleep 0.2
   done
 }
