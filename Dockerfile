@@ -19,7 +19,7 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
 
 FROM ${DEBIAN_SLIM_IMAGE}
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      libprometheus-cpp-core1.0 libcivetweb1 libcrypt1 \
+      libcivetweb1 libcrypt1 \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && useradd --system --uid 65532 --no-create-home --shell /usr/sbin/nologin exporter
 COPY --from=build /build/exporter/ovn-raft-exporter /usr/local/bin/ovn-raft-exporter

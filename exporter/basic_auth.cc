@@ -1,4 +1,4 @@
-#include "basic_auth.h"
+#include "exporter/basic_auth.h"
 
 #include <crypt.h>
 

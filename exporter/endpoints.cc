@@ -1,4 +1,4 @@
-#include "endpoints.h"
+#include "exporter/endpoints.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -6,10 +6,11 @@
 #include <cmath>
 #include <string>
 
-#include "family_builder.h"
-#include "log.h"
-#include "status_json.h"
-#include "text_exposition.h"
+#include "metrics/family_builder.h"
+#include "metrics/process_metrics.h"
+#include "metrics/raft_metrics.h"
+#include "metrics/text_exposition.h"
+#include "parsers/status_json.h"
 
 namespace ovn_raft {
 namespace {
@@ -83,10 +84,7 @@ std::string SnapshotToJson(const Snapshot& snapshot) {
 }
 
 Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth)
-    : config_(std::move(config)),
-      coordinator_(coordinator),
-      auth_(std::move(auth)),
-      collector_(coordinator, config_.timeout, config_.expectations()) {}
+    : config_(std::move(config)), coordinator_(coordinator), auth_(std::move(auth)) {}
 
 HttpResponse Endpoints::Handle(const HttpRequest& request) {
   if (request.method != "GET" && request.method != "HEAD") {
@@ -136,9 +134,15 @@ std::chrono::milliseconds Endpoints::ReadTimeout(const HttpRequest& request) con
   return timeout;
 }
 
+// A snapshot (shared or reused, see ReadCoordinator) and fresh families built from it, then
+// the exporter's own series.
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
-  auto families = collector_.CollectWithin(ReadTimeout(request));
+  const auto snapshot = coordinator_.Get(ReadTimeout(request));
+  auto families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
+                                   config_.expectations());
   FamilyBuilder b;
+  b.Gauge("ovn_raft_exporter_build_info", "Version of ovn-raft-exporter; always 1.",
+          {{"version", OVN_RAFT_VERSION}, {"revision", OVN_RAFT_REVISION}}, 1);
   for (const auto& [reason, count] :
        {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_}}) {
     b.Counter("ovn_raft_exporter_http_rejections_total",
@@ -147,6 +151,7 @@ HttpResponse Endpoints::Metrics(const HttpRequest& request) {
               {{"reason", reason}}, static_cast<double>(count->load()));
   }
   for (auto& f : b.Take()) families.push_back(std::move(f));
+  for (auto& f : CollectProcessMetrics()) families.push_back(std::move(f));
   return HttpResponse{
       200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
 }

@@ -7,11 +7,10 @@
 #include <cstdint>
 #include <memory>
 
-#include "basic_auth.h"
-#include "config.h"
-#include "http_server.h"
-#include "raft_collector.h"
-#include "read_coordinator.h"
+#include "exporter/basic_auth.h"
+#include "exporter/config.h"
+#include "exporter/http_server.h"
+#include "reader/read_coordinator.h"
 
 namespace ovn_raft {
 
@@ -30,7 +29,6 @@ class Endpoints {
   const Config config_;
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
-  RaftCollector collector_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0};
 };

@@ -1,4 +1,4 @@
-#include "healthcheck_command.h"
+#include "exporter/healthcheck_command.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -10,16 +10,13 @@
 #include <iostream>
 #include <string>
 
-#include "config.h"
+#include "exporter/config.h"
 
 namespace ovn_raft {
 namespace {
 
 std::string DefaultUrl() {
-  const auto config = ParseConfig({}, [](const std::string& name) -> std::optional<std::string> {
-    const char* v = std::getenv(name.c_str());
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  });
+  const auto config = ParseConfig({}, &ProcessEnv);
   std::string address = config.config ? config.config->listen_address : ":10476";
   if (address.front() == ':' || address.rfind("0.0.0.0:", 0) == 0) {
     address = "127.0.0.1" + address.substr(address.find(':'));

@@ -1,4 +1,4 @@
-#include "http_server.h"
+#include "exporter/http_server.h"
 
 #include <civetweb.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "log.h"
+#include "cli/log.h"
 
 namespace ovn_raft {
 namespace {
@@ -71,8 +71,8 @@ int HttpServer::OnRequest(mg_connection* conn) {
   return static_cast<int>(response.status);
 }
 
-Result<bool> HttpServer::Start(const std::string& listen_address,
-                               const HttpServerOptions& options) {
+std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
+                                            const HttpServerOptions& options) {
   // civetweb wants "PORT" for every interface and "IP:PORT" for one.
   std::string ports = listen_address;
   if (!ports.empty() && ports.front() == ':') ports.erase(0, 1);
@@ -103,11 +103,11 @@ Result<bool> HttpServer::Start(const std::string& listen_address,
   callbacks.log_message = &OnLog;
   mg_init_library(0);
   ctx_ = mg_start(&callbacks, this, options_array);
-  if (!ctx_) return Error{ErrorCode::kConnectFailed, "cannot listen on " + listen_address};
+  if (!ctx_) return SetupError{"cannot listen on " + listen_address};
   mg_server_port bound[4];
   const int n = mg_get_server_ports(ctx_, 4, bound);
   port_ = n > 0 ? bound[0].port : 0;
-  return true;
+  return std::nullopt;
 }
 
 void HttpServer::Stop() {

@@ -5,11 +5,12 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "result.h"
+#include "exporter/setup_error.h"
 
 struct mg_context;
 struct mg_connection;
@@ -47,7 +48,9 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // `listen_address` is HOST:PORT or :PORT; port 0 picks a free one (see port()).
-  Result<bool> Start(const std::string& listen_address, const HttpServerOptions& options);
+  // An error when it cannot listen.
+  std::optional<SetupError> Start(const std::string& listen_address,
+                                  const HttpServerOptions& options);
   void Stop();
   int port() const { return port_; }
 

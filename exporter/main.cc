@@ -8,27 +8,24 @@
 #include <string>
 #include <vector>
 
-#include "basic_auth.h"
-#include "config.h"
-#include "database_reader.h"
-#include "endpoints.h"
-#include "healthcheck_command.h"
-#include "http_server.h"
-#include "log.h"
-#include "parse_status_command.h"
-#include "read_coordinator.h"
-#include "web_config.h"
+#include "cli/log.h"
+#include "exporter/basic_auth.h"
+#include "exporter/config.h"
+#include "exporter/endpoints.h"
+#include "exporter/healthcheck_command.h"
+#include "exporter/http_server.h"
+#include "exporter/parse_status_command.h"
+#include "exporter/web_config.h"
+#include "reader/database_reader.h"
+#include "reader/read_coordinator.h"
 
 namespace ovn_raft {
 namespace {
 
-std::optional<std::string> Env(const std::string& name) {
-  const char* v = std::getenv(name.c_str());
-  return v ? std::optional<std::string>(v) : std::nullopt;
-}
-
-int Serve(const Config& config) {
+int Serve(const Config& config, const std::vector<std::string>& warnings) {
   SetLogLevel(config.log_level);
+  SetLogFormat(config.log_format);
+  for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
   std::unique_ptr<BasicAuth> auth;
   if (!config.web_config_file.empty()) {
     auto web = LoadWebConfig(config.web_config_file);
@@ -62,9 +59,9 @@ int Serve(const Config& config) {
   web.threads = config.web_max_connections;
   web.request_timeout = config.web_request_timeout;
   web.allowed_sources = config.web_allowed_sources;
-  if (auto started = server.Start(config.listen_address, web); !started) {
+  if (auto failed = server.Start(config.listen_address, web)) {
     Log(LogLevel::kError, "cannot start HTTP server",
-        {{"address", config.listen_address}, {"error", started.error().message}});
+        {{"address", config.listen_address}, {"error", failed->message}});
     return 1;
   }
   std::string dbs;
@@ -100,7 +97,8 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "healthcheck") == 0) {
     return HealthcheckCommand(argc - 2, argv + 2);
   }
-  const ConfigResult parsed = ParseConfig(std::vector<std::string>(argv + 1, argv + argc), &Env);
+  const ConfigResult parsed =
+      ParseConfig(std::vector<std::string>(argv + 1, argv + argc), &ProcessEnv);
   if (parsed.help) {
     std::cout << ConfigUsage();
     return 0;
@@ -114,5 +112,5 @@ int main(int argc, char** argv) {
     std::cerr << "ovn-raft-exporter: " << parsed.error << "\n\n" << ConfigUsage();
     return 2;
   }
-  return Serve(*parsed.config);
+  return Serve(*parsed.config, parsed.warnings);
 }

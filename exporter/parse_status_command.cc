@@ -1,12 +1,12 @@
-#include "parse_status_command.h"
+#include "exporter/parse_status_command.h"
 
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 
-#include "cluster_status_parser.h"
-#include "status_json.h"
+#include "parsers/cluster_status_parser.h"
+#include "parsers/status_json.h"
 
 namespace ovn_raft {
 

@@ -1,9 +1,9 @@
-#include "web_config.h"
+#include "exporter/web_config.h"
 
 #include <fstream>
 #include <sstream>
 
-#include "numbers.h"
+#include "parsers/numbers.h"
 
 namespace ovn_raft {
 namespace {
@@ -16,13 +16,13 @@ std::string Unquote(std::string_view v) {
   return std::string(v);
 }
 
-Error Bad(int line, const std::string& what) {
-  return Error{ErrorCode::kProtocolError, "web config line " + std::to_string(line) + ": " + what};
+SetupError Bad(int line, const std::string& what) {
+  return SetupError{"web config line " + std::to_string(line) + ": " + what};
 }
 
 }  // namespace
 
-Result<WebConfig> ParseWebConfig(const std::string& text) {
+Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
   WebConfig config;
   std::istringstream in(text);
   std::string section;
@@ -61,9 +61,9 @@ Result<WebConfig> ParseWebConfig(const std::string& text) {
   return config;
 }
 
-Result<WebConfig> LoadWebConfig(const std::string& path) {
+Result<WebConfig, SetupError> LoadWebConfig(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return Error{ErrorCode::kSocketMissing, "cannot read web config " + path};
+  if (!in) return SetupError{"cannot read web config " + path};
   std::stringstream s;
   s << in.rdbuf();
   return ParseWebConfig(s.str());

@@ -11,7 +11,8 @@
 #include <map>
 #include <string>
 
-#include "result.h"
+#include "exporter/setup_error.h"
+#include "ovsdb/result.h"
 
 namespace ovn_raft {
 
@@ -20,7 +21,7 @@ struct WebConfig {
 };
 
 // Pure: parses the file's text.
-Result<WebConfig> ParseWebConfig(const std::string& text);
-Result<WebConfig> LoadWebConfig(const std::string& path);
+Result<WebConfig, SetupError> ParseWebConfig(const std::string& text);
+Result<WebConfig, SetupError> LoadWebConfig(const std::string& path);
 
 }  // namespace ovn_raft

@@ -133,7 +133,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member runs on a host where no member is expected.",
-              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is on {{ $labels.host }}, which is not an expected host (--expected-hosts or the database pods' nodes); {{ $value }} members name it. A replaced node's old member stays in the cluster until it is kicked.",
+              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is on {{ $labels.host }}, which is not an expected host (--cluster.expected-hosts or the database pods' nodes); {{ $value }} members name it. A replaced node's old member stays in the cluster until it is kicked.",
               runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberOnUnexpectedHost'),
             },
           },
@@ -244,13 +244,13 @@
             expr: |||
               (ovn_raft_has_leader == 0)
                 * on (%(member)s) group_left (server_id, address) ovn_raft_server_info
-                and on (%(member)s) (changes(ovn_raft_term[5m]) > 0)
+                and on (%(member)s) (time() - ovn_raft_last_election_started_timestamp_seconds < 60)
             ||| % $._config.labels,
             'for': '5m',
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member keeps starting elections it cannot win.",
-              description: "Member {{ $labels.server_id }} at {{ $labels.address }} ({{ $labels.instance }}) of {{ $labels.db }} has known no leader and kept raising its term for 5 minutes: it cannot reach a majority of its cluster.",
+              description: "Member {{ $labels.server_id }} at {{ $labels.address }} ({{ $labels.instance }}) of {{ $labels.db }} has known no leader and kept starting elections for 5 minutes: it cannot reach a majority of its cluster.",
               runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberCampaigning'),
             },
           },

@@ -10,7 +10,7 @@
     memberLabels: ['instance', 'db'],
     // Selects the exporters' scrape jobs, for OVNRaftExporterDown.
     exporterSelector: 'job=~".*ovn-raft.*"',
-    // Expected members when --expected-members is not set: kube-state-metrics' replicas of
+    // Expected members when --cluster.expected-members is not set: kube-state-metrics' replicas of
     // Kube-OVN's ovn-central Deployment or ovn-kubernetes' ovnkube-db.
     expectedReplicasSelector:
       'kube_deployment_spec_replicas{deployment=~"ovn-central|ovnkube-db"}\n'
@@ -18,7 +18,7 @@
     // OVNRaftFrequentElections: this many leader changes within the window.
     leaderChangesThreshold: 3,
     leaderChangesWindow: '15m',
-    // Expected hosts without --expected-hosts: the host IPs of the database pods, from
+    // Expected hosts without --cluster.expected-hosts: the host IPs of the database pods, from
     // kube-state-metrics (they use host networking: pod IP = node IP). '' disables it.
     expectedHostsSelector:
       'kube_pod_info{created_by_kind=~"ReplicaSet|StatefulSet", created_by_name=~"ovn-central-.+|ovnkube-db"}',

@@ -152,7 +152,7 @@
             expr: "ovn_raft_cluster:members_union:count - ovn_raft_cluster:expected_members:count" % $._config.labels,
           },
           {
-            // Each expected host, per deployment and database: --expected-hosts, or else the
+            // Each expected host, per deployment and database: --cluster.expected-hosts, or else the
             // database pods' hosts from kube-state-metrics.
             record: 'ovn_raft_db_host:expected:bool',
             expr: (|||

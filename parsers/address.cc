@@ -1,6 +1,6 @@
-#include "address.h"
+#include "parsers/address.h"
 
-#include "numbers.h"
+#include "parsers/numbers.h"
 
 namespace ovn_raft {
 

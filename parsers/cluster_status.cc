@@ -1,4 +1,4 @@
-#include "cluster_status.h"
+#include "parsers/cluster_status.h"
 
 namespace ovn_raft {
 

@@ -1,11 +1,11 @@
-#include "cluster_status_parser.h"
+#include "parsers/cluster_status_parser.h"
 
 #include <string>
 
-#include "address.h"
-#include "connections_parser.h"
-#include "numbers.h"
-#include "server_entry_parser.h"
+#include "parsers/address.h"
+#include "parsers/connections_parser.h"
+#include "parsers/numbers.h"
+#include "parsers/server_entry_parser.h"
 
 namespace ovn_raft {
 namespace {

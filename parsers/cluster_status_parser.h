@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "cluster_status.h"
+#include "parsers/cluster_status.h"
 
 namespace ovn_raft {
 

@@ -1,6 +1,6 @@
-#include "connections_parser.h"
+#include "parsers/connections_parser.h"
 
-#include "numbers.h"
+#include "parsers/numbers.h"
 
 namespace ovn_raft {
 

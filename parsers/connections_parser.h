@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster_status.h"
+#include "parsers/cluster_status.h"
 
 namespace ovn_raft {
 

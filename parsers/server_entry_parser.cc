@@ -1,7 +1,7 @@
-#include "server_entry_parser.h"
+#include "parsers/server_entry_parser.h"
 
-#include "address.h"
-#include "numbers.h"
+#include "parsers/address.h"
+#include "parsers/numbers.h"
 
 namespace ovn_raft {
 namespace {

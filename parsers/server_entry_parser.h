@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "cluster_status.h"
+#include "parsers/cluster_status.h"
 
 namespace ovn_raft {
 

@@ -1,4 +1,4 @@
-#include "status_json.h"
+#include "parsers/status_json.h"
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>

@@ -1,4 +1,4 @@
-#include "utf8.h"
+#include "parsers/utf8.h"
 
 namespace ovn_raft {
 namespace {

@@ -36,7 +36,7 @@ bash "$root/scripts/raft-cluster.sh" start "$work/cluster" 3 >/dev/null 2>&1
 dbs=()
 for db in nb sb; do
   name=$([ $db = nb ] && echo OVN_Northbound || echo OVN_Southbound)
-  dbs+=("--database=$name=$work/cluster/m1/$db.ctl,$work/cluster/m1/$db.sock")
+  dbs+=("--ovsdb.database=$name=$work/cluster/m1/$db.ctl,$work/cluster/m1/$db.sock")
 done
 
 p=$(port)
@@ -55,7 +55,7 @@ for mode in nested big members; do
   pids+=($!)
   for _ in $(seq 100); do [ -S "$work/$mode.ctl" ] && break; sleep 0.1; done
   p=$(port)
-  pid=$(exporter "$p" --database="OVN_Northbound=$work/$mode.ctl" --min-interval=0)
+  pid=$(exporter "$p" --ovsdb.database="OVN_Northbound=$work/$mode.ctl" --ovsdb.min-interval=0)
   "${bench[@]}" hostile "http://127.0.0.1:$p/metrics" "$pid" "$mode" || status=1
 done
 exit $status

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures, in one run on a real 3-member cluster: /metrics latency with the result cache off
-# (--min-interval=0, so every scrape reads both databases), the exec baseline of the Go
+# (--ovsdb.min-interval=0, so every scrape reads both databases), the exec baseline of the Go
 # exporters, and the exporter's resident memory over SCRAPES scrapes (default 100000).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,9 +13,9 @@ cluster="$root/scripts/raft-cluster.sh"
 trap '"$cluster" stop "$work/c" || true; kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$cluster" start "$work/c" 3 >/dev/null 2>&1
 port=$((20000 + RANDOM % 12000)) # below the ephemeral range
-"$root/build/exporter/ovn-raft-exporter" --web.listen-address="127.0.0.1:$port" --min-interval=0 \
-  --database="OVN_Northbound=$work/c/m1/nb.ctl,$work/c/m1/nb.sock" \
-  --database="OVN_Southbound=$work/c/m1/sb.ctl,$work/c/m1/sb.sock" 2>"$work/exporter.log" &
+"$root/build/exporter/ovn-raft-exporter" --web.listen-address="127.0.0.1:$port" --ovsdb.min-interval=0 \
+  --ovsdb.database="OVN_Northbound=$work/c/m1/nb.ctl,$work/c/m1/nb.sock" \
+  --ovsdb.database="OVN_Southbound=$work/c/m1/sb.ctl,$work/c/m1/sb.sock" 2>"$work/exporter.log" &
 pid=$!
 sleep 0.5
 echo "ovsdb-server $(ovsdb-server --version | awk 'NR==1{print $NF}'), $(nproc) cores, $scrapes scrapes"

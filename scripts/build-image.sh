@@ -125,8 +125,8 @@ smoke_test() {
   # volumes: mount where the link leads, as runc does for /var/run/ovn in a pod.
   "${bah[@]}" run --isolation chroot --user 0:0 -v "$work/cluster/m1:/run/ovn:ro" "$ctr" -- \
     /usr/local/bin/ovn-raft-exporter --web.listen-address="127.0.0.1:$port" \
-    --database=OVN_Northbound=/var/run/ovn/nb.ctl,/var/run/ovn/nb.sock \
-    --database=OVN_Southbound=/var/run/ovn/sb.ctl,/var/run/ovn/sb.sock >"$work/exporter.log" 2>&1 &
+    --ovsdb.database=OVN_Northbound=/var/run/ovn/nb.ctl,/var/run/ovn/nb.sock \
+    --ovsdb.database=OVN_Southbound=/var/run/ovn/sb.ctl,/var/run/ovn/sb.sock >"$work/exporter.log" 2>&1 &
   pid=$!
   local metrics="" i
   for i in $(seq 100); do

@@ -29,8 +29,8 @@ exporter_url() { echo "http://127.0.0.1:$((exporter_port + $1 - 1))"; }
 start_exporter() { # member
   local m=$1 c="$dir/cluster/m$1"
   "$bin" --web.listen-address="127.0.0.1:$((exporter_port + m - 1))" \
-    --database="OVN_Northbound=$c/nb.ctl,$c/nb.sock" \
-    --database="OVN_Southbound=$c/sb.ctl,$c/sb.sock" --expected-members=3 \
+    --ovsdb.database="OVN_Northbound=$c/nb.ctl,$c/nb.sock" \
+    --ovsdb.database="OVN_Southbound=$c/sb.ctl,$c/sb.sock" --cluster.expected-members=3 \
     2>>"$dir/exporter-$m.log" &
   echo $! >"$dir/exporter-$m.pid"
 }
@@ -55,7 +55,7 @@ start_prometheus() {
 summary() {
   say ""
   say "== What each member's exporter sees (ovn-raft-report)"
-  "$build/exporter/ovn-raft-report" --expected-members=3 "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)" || true
+  "$build/exporter/ovn-raft-report" --cluster.expected-members=3 "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)" || true
   if [ -f "$dir/prometheus/prometheus.pid" ]; then
     say ""
     say "== The cluster's health as the recording rules compute it (Prometheus)"

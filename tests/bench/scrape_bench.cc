@@ -3,7 +3,6 @@
 // `ovs-appctl cluster/status` per scrape), and the exporter's resident memory as scrapes go by.
 //
 //   scrape_bench URL SCRAPES EXPORTER_PID [CTL_NB CTL_SB EXEC_RUNS]
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,14 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "http_client/http_get.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-size_t Discard(char*, size_t size, size_t n, void* bytes) {
-  *static_cast<size_t*>(bytes) += size * n;
-  return size * n;
-}
 
 double Percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
@@ -70,28 +66,22 @@ int main(int argc, char** argv) {
   const long scrapes = std::stol(argv[2]);
   const std::string pid = argv[3];
 
-  CURL* curl = curl_easy_init();
+  ovn_raft::HttpClient client;  // one kept-alive connection, as Prometheus scrapes
   size_t bytes = 0;
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Discard);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &bytes);
   std::vector<double> ms;
   ms.reserve(static_cast<size_t>(scrapes));
   const long rss_start = RssKiB(pid);
   long failures = 0;
   for (long i = 1; i <= scrapes; ++i) {
     const auto start = Clock::now();
-    long code = 0;
-    if (curl_easy_perform(curl) != CURLE_OK ||
-        (curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code), code != 200)) {
-      ++failures;
-    }
+    const auto r = client.Get(url);
+    if (r.status != 200) ++failures;
+    bytes += r.body.size();
     ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     if (i % (scrapes / 5 > 0 ? scrapes / 5 : 1) == 0) {
       std::printf("after %7ld scrapes: exporter RSS %ld KiB\n", i, RssKiB(pid));
     }
   }
-  curl_easy_cleanup(curl);
   std::printf("exporter RSS at start %ld KiB; failures %ld; bytes per scrape %zu\n", rss_start,
               failures, bytes / static_cast<size_t>(scrapes));
   Report("exporter /metrics", ms);

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cluster_status_parser.h"
-#include "status_json.h"
+#include "parsers/cluster_status_parser.h"
+#include "parsers/status_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "jsonrpc_framing.h"
-#include "jsonrpc_message.h"
+#include "ovsdb/jsonrpc_framing.h"
+#include "ovsdb/jsonrpc_message.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -29,8 +29,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (incremental.message_end() != whole.message_end()) __builtin_trap();
 
   const std::string_view message = stream.substr(0, whole.message_end());
-  (void)ovn_raft::ClassifyMessage(message, 0);
-  (void)ovn_raft::DecodeUnixctlReply(message);
-  (void)ovn_raft::DecodeServerDatabaseReply(message);
+  // As the client does: each message parsed once, then classified and decoded.
+  const auto doc = ovn_raft::ParseJsonMessage(message);
+  if (doc) {
+    (void)ovn_raft::ClassifyMessage(doc.value(), 0);
+    (void)ovn_raft::DecodeUnixctlReply(doc.value());
+    (void)ovn_raft::DecodeServerDatabaseReply(doc.value());
+  }
   return 0;
 }

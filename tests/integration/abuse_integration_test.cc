@@ -13,13 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "parsers/utf8.h"
 #include "raft_cluster.h"
 #include "support/eventually.h"
 #include "support/exporter_process.h"
 #include "support/exposition.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
-#include "utf8.h"
 
 namespace ovn_raft {
 namespace {
@@ -100,9 +100,9 @@ TEST(AbuseIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
     FakeUnixServer::WriteAll(
         fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
   });
-  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
-                     "--database=Deep=" + deep.path(), "--database=Garbled=" + garbled.path(),
-                     "--min-interval=0"});
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--ovsdb.database=Deep=" + deep.path(),
+                     "--ovsdb.database=Garbled=" + garbled.path(), "--ovsdb.min-interval=0"});
   for (int i = 0; i < 3; ++i) {
     const auto r = e.Get();
     ASSERT_EQ(r.status, 200);
@@ -132,7 +132,7 @@ TEST(AbuseIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
 
 TEST(AbuseIntegrationTest, SlowClientsDoNotStarveAScrapeAndLeaveNothingBehind) {
   RaftCluster c(1);
-  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--web.max-connections=4", "--web.request-timeout=500ms"});
   ASSERT_EQ(e.Get().status, 200);
   const auto baseline = StateOf(e.pid());
@@ -157,7 +157,7 @@ TEST(AbuseIntegrationTest, SlowClientsDoNotStarveAScrapeAndLeaveNothingBehind) {
 
 TEST(AbuseIntegrationTest, AllowedSourcesRefuseOthersAtOnce) {
   RaftCluster c(1);
-  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--web.allowed-sources=127.0.0.1/32"});
   const std::string get = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
   const int allowed = ConnectFrom("127.0.0.1", e.port());
@@ -183,7 +183,7 @@ TEST(AbuseIntegrationTest, PasswordFloodIsThrottledAndTheRightUserStillScrapes) 
               web)
                  .c_str()),
       0);
-  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--web.config.file=" + web});
   ASSERT_EQ(testing::HttpGet(e.Url(), "prom:secret").status, 200);
   std::atomic<bool> stop{false};

@@ -8,10 +8,11 @@
 #include <set>
 #include <thread>
 
-#include "cluster_status_parser.h"
-#include "jsonrpc_client.h"
+#include "ovsdb/jsonrpc_client.h"
+#include "parsers/cluster_status_parser.h"
 #include "raft_cluster.h"
 #include "support/eventually.h"
+#include "support/ovsdb_calls.h"
 
 namespace ovn_raft {
 namespace {

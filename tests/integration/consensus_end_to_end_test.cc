@@ -12,8 +12,8 @@
 #include <sstream>
 #include <thread>
 
-#include "consensus.h"
-#include "member_report.h"
+#include "consensus/consensus.h"
+#include "consensus/member_report.h"
 #include "raft_cluster.h"
 #include "support/exporter_process.h"
 #include "support/prometheus_client.h"
@@ -69,7 +69,7 @@ std::string Describe(const Verdicts& vs) {
 class EndToEnd {
  public:
   // `flags` go to every exporter; `expected` is what the reference analysis is told (the same).
-  explicit EndToEnd(std::vector<std::string> flags = {"--expected-members=3"},
+  explicit EndToEnd(std::vector<std::string> flags = {"--cluster.expected-members=3"},
                     ExpectedCluster expected = {3, {}})
       : cluster_(3), flags_(std::move(flags)), expected_(std::move(expected)) {
     for (int m = 1; m <= 3; ++m) StartExporter(m);
@@ -87,11 +87,11 @@ class EndToEnd {
   }
 
   void StartExporter(int m, int port = 0) {
-    std::vector<std::string> args{"--min-interval=0"};
+    std::vector<std::string> args{"--ovsdb.min-interval=0"};
     args.insert(args.end(), flags_.begin(), flags_.end());
     for (const std::string db : {"nb", "sb"}) {
-      args.push_back("--database=" + RaftCluster::DbName(db) + "=" + cluster_.Ctl(m, db) + "," +
-                     cluster_.Sock(m, db));
+      args.push_back("--ovsdb.database=" + RaftCluster::DbName(db) + "=" + cluster_.Ctl(m, db) +
+                     "," + cluster_.Sock(m, db));
     }
     auto e = std::make_unique<ExporterProcess>(args, port);
     if (static_cast<int>(exporters_.size()) < m) exporters_.resize(static_cast<std::size_t>(m));
@@ -402,7 +402,7 @@ TEST(ConsensusEndToEndTest, MemberCutOffThenHealed) {
 // joins from the new node 127.0.0.4, and the operator's expected hosts (NODE_IPS) say so. The
 // old ID on 127.0.0.3 must be the top stale suspect, on an unexpected host.
 TEST(ConsensusEndToEndTest, NodeReplacedOldIdIsTheTopSuspect) {
-  EndToEnd e({"--expected-hosts=127.0.0.1,127.0.0.2,127.0.0.4"},
+  EndToEnd e({"--cluster.expected-hosts=127.0.0.1,127.0.0.2,127.0.0.4"},
              {3, {"127.0.0.1", "127.0.0.2", "127.0.0.4"}});
   e.cluster().Kill(3);
   e.StopExporter(3);

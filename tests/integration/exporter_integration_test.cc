@@ -30,7 +30,7 @@ const char* const kDbs[] = {"nb", "sb"};
 std::vector<std::string> DatabaseFlags(const RaftCluster& c, int member) {
   std::vector<std::string> flags;
   for (const std::string db : kDbs) {
-    flags.push_back("--database=" + RaftCluster::DbName(db) + "=" + c.Ctl(member, db) + "," +
+    flags.push_back("--ovsdb.database=" + RaftCluster::DbName(db) + "=" + c.Ctl(member, db) + "," +
                     c.Sock(member, db));
   }
   return flags;
@@ -40,8 +40,8 @@ Exporters StartExporters(const RaftCluster& c) {
   Exporters out;
   for (int m = 1; m <= c.members(); ++m) {
     auto args = DatabaseFlags(c, m);
-    args.push_back("--min-interval=0");
-    args.push_back("--timeout=1s");
+    args.push_back("--ovsdb.min-interval=0");
+    args.push_back("--ovsdb.timeout=1s");
     out.push_back(std::make_unique<ExporterProcess>(args));
   }
   return out;
@@ -198,9 +198,10 @@ TEST(ExporterIntegrationTest, FreshRestartShowsTheDuplicateHostEverywhere) {
 TEST(ExporterIntegrationTest, HungAndMissingDatabasesHideNothingElse) {
   RaftCluster c(1);
   testing::FakeUnixServer hung([&hung](int, const std::string&) { hung.Hang(); });
-  ExporterProcess e({"--database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
-                     "--database=Hung=" + hung.path(), "--database=Missing=/nonexistent/x.ctl",
-                     "--timeout=500ms", "--min-interval=0"});
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--ovsdb.database=Hung=" + hung.path(),
+                     "--ovsdb.database=Missing=/nonexistent/x.ctl", "--ovsdb.timeout=500ms",
+                     "--ovsdb.min-interval=0"});
   for (int i = 0; i < 3; ++i) {
     const auto r = e.Get();
     ASSERT_EQ(r.status, 200);
@@ -230,7 +231,7 @@ TEST(ExporterIntegrationTest, StandaloneDatabaseIsNotClustered) {
                        .c_str()),
             0);
   {
-    ExporterProcess e({"--database=OVN_Northbound=" + d + "/nb.ctl," + d + "/nb.sock"});
+    ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + d + "/nb.ctl," + d + "/nb.sock"});
     const Exposition x(e.Get().body);
     EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 0);
     EXPECT_EQ(x.Value("ovn_raft_clustered", {{"db", "OVN_Northbound"}}), 0);
@@ -246,7 +247,7 @@ TEST(ExporterIntegrationTest, ServerRestartedBetweenScrapes) {
   ExporterProcess e(DatabaseFlags(c, 1));
   EXPECT_EQ(Scrape(e).Value("ovn_raft_up", Db("nb")), 1);
   c.Kill(1);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // past --min-interval
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // past --ovsdb.min-interval
   EXPECT_EQ(Scrape(e).Value("ovn_raft_up", Db("nb")), 0);
   c.Restart(1);
   EXPECT_TRUE(Eventually([&] { return Scrape(e).Value("ovn_raft_up", Db("nb")) == 1.0; }));
@@ -261,7 +262,7 @@ TEST(ExporterIntegrationTest, ScrapeStormIsOneRoundPerMinimumInterval) {
   testing::FakeUnixServer fake([&](int fd, const std::string&) {
     testing::FakeUnixServer::WriteAll(fd, R"({"id":0,"result":")" + escaped + R"(","error":null})");
   });
-  ExporterProcess e({"--database=OVN_Northbound=" + fake.path(), "--min-interval=1s"});
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + fake.path(), "--ovsdb.min-interval=1s"});
   const int before = fake.requests();  // none: /healthz does not read
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> clients;
@@ -289,7 +290,7 @@ TEST(ExporterIntegrationTest, SingleFlightWithoutMinimumInterval) {
     testing::FakeUnixServer::WriteAll(fd,
                                       R"({"id":0,"result":"abcd\nRole: leader\n","error":null})");
   });
-  ExporterProcess e({"--database=Slow=" + slow.path(), "--min-interval=0"});
+  ExporterProcess e({"--ovsdb.database=Slow=" + slow.path(), "--ovsdb.min-interval=0"});
   std::vector<std::thread> clients;
   for (int i = 0; i < 50; ++i) clients.emplace_back([&] { EXPECT_EQ(e.Get().status, 200); });
   for (auto& t : clients) t.join();
@@ -304,7 +305,7 @@ TEST(ExporterIntegrationTest, BasicAuth) {
   const std::string hash = crypt_r("s3cret", salt, &data);
   const std::string path = "/tmp/ovn-raft-web-" + std::to_string(getpid()) + ".yml";
   std::ofstream(path) << "basic_auth_users:\n  prometheus: " << hash << "\n";
-  ExporterProcess e({"--database=X=/nonexistent.ctl", "--web.config.file=" + path});
+  ExporterProcess e({"--ovsdb.database=X=/nonexistent.ctl", "--web.config.file=" + path});
   EXPECT_EQ(testing::HttpGet(e.Url()).status, 401);
   EXPECT_EQ(testing::HttpGet(e.Url(), "prometheus:wrong").status, 401);
   EXPECT_EQ(testing::HttpGet(e.Url(), "someone:s3cret").status, 401);
@@ -317,10 +318,10 @@ TEST(ExporterIntegrationTest, BasicAuth) {
 }
 
 TEST(ExporterIntegrationTest, CleanShutdownAndFlagErrors) {
-  ExporterProcess e({"--database=X=/nonexistent.ctl"});
+  ExporterProcess e({"--ovsdb.database=X=/nonexistent.ctl"});
   EXPECT_EQ(e.Terminate(), 0);
   const std::string bin = OVN_RAFT_EXPORTER_BINARY;
-  const int bad = system((bin + " --timeout=soon >/dev/null 2>&1").c_str());
+  const int bad = system((bin + " --ovsdb.timeout=soon >/dev/null 2>&1").c_str());
   EXPECT_EQ(WEXITSTATUS(bad), 2);
   const int unknown = system((bin + " --what >/dev/null 2>&1").c_str());
   EXPECT_EQ(WEXITSTATUS(unknown), 2);

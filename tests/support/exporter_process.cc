@@ -1,6 +1,5 @@
 #include "exporter_process.h"
 
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -13,30 +12,8 @@
 #include <thread>
 
 namespace ovn_raft::testing {
-namespace {
-
-size_t Append(char* data, size_t size, size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
-
-}  // namespace
-
 HttpResult HttpGet(const std::string& url, const std::string& user_password, long timeout_ms) {
-  HttpResult r;
-  CURL* curl = curl_easy_init();
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r.body);
-  if (!user_password.empty()) curl_easy_setopt(curl, CURLOPT_USERPWD, user_password.c_str());
-  const auto start = std::chrono::steady_clock::now();
-  if (curl_easy_perform(curl) == CURLE_OK)
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  curl_easy_cleanup(curl);
-  return r;
+  return ovn_raft::HttpGet(url, {user_password, timeout_ms});
 }
 
 int FreePort() {

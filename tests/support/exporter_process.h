@@ -1,20 +1,18 @@
 #pragma once
 
-// The real ovn-raft-exporter binary, started for a test and stopped with SIGTERM, plus a
-// libcurl GET. Integration tests scrape over real HTTP as Prometheus does.
+// The real ovn-raft-exporter binary, started for a test and stopped with SIGTERM, plus the
+// project's HTTP GET. Integration tests scrape over real HTTP as Prometheus does.
 
 #include <sys/types.h>
 
 #include <string>
 #include <vector>
 
+#include "http_client/http_get.h"
+
 namespace ovn_raft::testing {
 
-struct HttpResult {
-  long status = 0;  // 0 when the request failed
-  std::string body;
-  double seconds = 0;
-};
+using HttpResult = HttpGetResult;
 
 HttpResult HttpGet(const std::string& url, const std::string& user_password = "",
                    long timeout_ms = 10000);

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "jsonrpc_framing.h"
+#include "ovsdb/jsonrpc_framing.h"
 
 namespace ovn_raft::testing {
 

@@ -1,6 +1,5 @@
 #include "prometheus_client.h"
 
-#include <curl/curl.h>
 #include <rapidjson/document.h>
 
 #include "exporter_process.h"
@@ -9,12 +8,8 @@ namespace ovn_raft::testing {
 
 std::vector<QuerySample> PrometheusQuery(int port, const std::string& promql, std::string* error) {
   std::vector<QuerySample> out;
-  CURL* curl = curl_easy_init();
-  char* escaped = curl_easy_escape(curl, promql.c_str(), static_cast<int>(promql.size()));
   const std::string url =
-      "http://127.0.0.1:" + std::to_string(port) + "/api/v1/query?query=" + escaped;
-  curl_free(escaped);
-  curl_easy_cleanup(curl);
+      "http://127.0.0.1:" + std::to_string(port) + "/api/v1/query?query=" + UrlEscape(promql);
   const HttpResult r = HttpGet(url);
   rapidjson::Document d;
   d.Parse(r.body.c_str());

@@ -1,4 +1,4 @@
-#include "address.h"
+#include "parsers/address.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "basic_auth.h"
+#include "exporter/basic_auth.h"
 
 #include <crypt.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "web_config.h"
+#include "exporter/web_config.h"
 
 namespace ovn_raft {
 namespace {

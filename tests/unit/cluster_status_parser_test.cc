@@ -1,4 +1,4 @@
-#include "cluster_status_parser.h"
+#include "parsers/cluster_status_parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,11 @@
-#include "config.h"
+#include "exporter/config.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "duration.h"
+#include "cli/duration.h"
+#include "cli/host_list.h"
 
 namespace ovn_raft {
 namespace {
@@ -47,15 +48,18 @@ TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
 
 TEST(ConfigTest, FlagsInBothForms) {
   const auto r =
-      Parse({"--web.listen-address=127.0.0.1:9999", "--web.telemetry-path", "/m", "--timeout=500ms",
-             "--min-interval=0", "--log.level=debug",
-             "--database=OVN_IC_Northbound=/run/ic.ctl,/run/ic.sock", "--expected-members=3"});
+      Parse({"--web.listen-address=127.0.0.1:9999", "--web.telemetry-path", "/m",
+             "--ovsdb.timeout=500ms", "--ovsdb.min-interval=0", "--log.level=debug",
+             "--log.format=json", "--ovsdb.database=OVN_IC_Northbound=/run/ic.ctl,/run/ic.sock",
+             "--cluster.expected-members=3"});
   ASSERT_TRUE(r.config.has_value()) << r.error;
   EXPECT_EQ(r.config->listen_address, "127.0.0.1:9999");
   EXPECT_EQ(r.config->telemetry_path, "/m");
   EXPECT_EQ(r.config->timeout, std::chrono::milliseconds(500));
   EXPECT_EQ(r.config->min_interval, std::chrono::milliseconds(0));
   EXPECT_EQ(r.config->log_level, LogLevel::kDebug);
+  EXPECT_EQ(r.config->log_format, LogFormat::kJson);
+  EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(r.config->expected_members, 3);
   ASSERT_EQ(r.config->databases.size(), 1u);  // given once, it replaces the defaults
   EXPECT_EQ(r.config->databases[0].name, "OVN_IC_Northbound");
@@ -63,10 +67,10 @@ TEST(ConfigTest, FlagsInBothForms) {
 }
 
 TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
-  const auto r =
-      Parse({"--timeout=3s"}, {{"OVN_RAFT_EXPORTER_TIMEOUT", "1s"},
-                               {"OVN_RAFT_EXPORTER_WEB_LISTEN_ADDRESS", ":1234"},
-                               {"OVN_RAFT_EXPORTER_DATABASE", "A=/a.ctl;B=/b.ctl,/b.sock"}});
+  const auto r = Parse({"--ovsdb.timeout=3s"},
+                       {{"OVN_RAFT_EXPORTER_OVSDB_TIMEOUT", "1s"},
+                        {"OVN_RAFT_EXPORTER_WEB_LISTEN_ADDRESS", ":1234"},
+                        {"OVN_RAFT_EXPORTER_OVSDB_DATABASE", "A=/a.ctl;B=/b.ctl,/b.sock"}});
   ASSERT_TRUE(r.config.has_value()) << r.error;
   EXPECT_EQ(r.config->timeout, std::chrono::seconds(3));
   EXPECT_EQ(r.config->listen_address, ":1234");
@@ -77,7 +81,8 @@ TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
 
 TEST(ConfigTest, ExpectedHostsInKubeOvnsNodeIpsFormat) {
   // NODE_IPS as Kube-OVN writes it, and the same hosts with spaces, brackets and upper case.
-  const auto r = Parse({}, {{"OVN_RAFT_EXPORTER_EXPECTED_HOSTS", "10.0.0.3,10.0.0.1,10.0.0.2"}});
+  const auto r =
+      Parse({}, {{"OVN_RAFT_EXPORTER_CLUSTER_EXPECTED_HOSTS", "10.0.0.3,10.0.0.1,10.0.0.2"}});
   ASSERT_TRUE(r.config) << r.error;
   EXPECT_EQ(r.config->expected_hosts,
             (std::vector<std::string>{"10.0.0.1", "10.0.0.2", "10.0.0.3"}));
@@ -87,8 +92,8 @@ TEST(ConfigTest, ExpectedHostsInKubeOvnsNodeIpsFormat) {
   EXPECT_EQ(ParseHostList("10.0.0.1 10.0.0.1"), (std::vector<std::string>{"10.0.0.1"}));
   EXPECT_EQ(ParseHostList(""), std::vector<std::string>{});
   EXPECT_FALSE(ParseHostList("10.0.0.1/24").has_value());
-  // --expected-members wins over the count of hosts.
-  const auto both = Parse({"--expected-hosts=a,b", "--expected-members=3"});
+  // --cluster.expected-members wins over the count of hosts.
+  const auto both = Parse({"--cluster.expected-hosts=a,b", "--cluster.expected-members=3"});
   ASSERT_TRUE(both.config);
   EXPECT_EQ(both.config->expectations().members, 3);
   EXPECT_EQ(both.config->expectations().hosts.size(), 2u);
@@ -97,17 +102,18 @@ TEST(ConfigTest, ExpectedHostsInKubeOvnsNodeIpsFormat) {
 TEST(ConfigTest, ClearErrors) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--nope=1"}, "unknown flag --nope"},
-      {{"--timeout=fast"}, "--timeout"},
-      {{"--timeout=0"}, "more than 0"},
+      {{"--ovsdb.timeout=fast"}, "--ovsdb.timeout"},
+      {{"--ovsdb.timeout=0"}, "more than 0"},
       {{"--web.listen-address=localhost"}, "HOST:PORT"},
       {{"--web.listen-address=:70000"}, "HOST:PORT"},
-      {{"--database=justaname"}, "NAME=CTL"},
-      {{"--database=A=/a", "--database=A=/b"}, "given twice"},
+      {{"--ovsdb.database=justaname"}, "NAME=CTL"},
+      {{"--ovsdb.database=A=/a", "--ovsdb.database=A=/b"}, "given twice"},
       {{"--log.level=loud"}, "debug, info"},
-      {{"--expected-members=three"}, "number of members"},
-      {{"--expected-hosts=10.0.0.1;10.0.0.2"}, "IPs or DNS names"},
+      {{"--log.format=text"}, "logfmt or json"},
+      {{"--cluster.expected-members=three"}, "number of members"},
+      {{"--cluster.expected-hosts=10.0.0.1;10.0.0.2"}, "IPs or DNS names"},
       {{"--web.telemetry-path=metrics"}, "start with /"},
-      {{"--timeout"}, "needs a value"},
+      {{"--ovsdb.timeout"}, "needs a value"},
       {{"stray"}, "unexpected argument"},
   };
   for (const auto& [args, message] : cases) {
@@ -115,8 +121,26 @@ TEST(ConfigTest, ClearErrors) {
     EXPECT_FALSE(r.config.has_value()) << args[0];
     EXPECT_NE(r.error.find(message), std::string::npos) << args[0] << ": " << r.error;
   }
-  const auto env = Parse({}, {{"OVN_RAFT_EXPORTER_MIN_INTERVAL", "soon"}});
-  EXPECT_NE(env.error.find("OVN_RAFT_EXPORTER_MIN_INTERVAL"), std::string::npos);
+  const auto env = Parse({}, {{"OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL", "soon"}});
+  EXPECT_NE(env.error.find("OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL"), std::string::npos);
+}
+
+TEST(ConfigTest, OldSpellingsStillWorkWithAWarning) {
+  const auto r =
+      Parse({"--timeout=3s", "--database=A=/a.ctl", "--expected-hosts=a,b"},
+            {{"OVN_RAFT_EXPORTER_MIN_INTERVAL", "0"}, {"OVN_RAFT_EXPORTER_EXPECTED_MEMBERS", "5"}});
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->timeout, std::chrono::seconds(3));
+  EXPECT_EQ(r.config->min_interval, std::chrono::milliseconds(0));
+  EXPECT_EQ(r.config->databases.size(), 1u);
+  EXPECT_EQ(r.config->expectations().members, 5);
+  EXPECT_EQ(r.config->expected_hosts.size(), 2u);
+  ASSERT_EQ(r.warnings.size(), 5u);
+  EXPECT_EQ(r.warnings[0], "--timeout is deprecated, use --ovsdb.timeout");
+  // The new spelling wins over the old one; an error names the spelling to fix.
+  const auto both = Parse({"--ovsdb.timeout=1s"}, {{"OVN_RAFT_EXPORTER_TIMEOUT", "9s"}});
+  EXPECT_EQ(both.config->timeout, std::chrono::seconds(1));
+  EXPECT_NE(Parse({"--min-interval=soon"}).error.find("--ovsdb.min-interval"), std::string::npos);
 }
 
 TEST(ConfigTest, HelpAndVersion) {
@@ -124,7 +148,8 @@ TEST(ConfigTest, HelpAndVersion) {
   EXPECT_TRUE(Parse({"--version"}).version);
   const std::string usage = ConfigUsage();
   EXPECT_NE(usage.find("--web.listen-address"), std::string::npos);
-  EXPECT_NE(usage.find("OVN_RAFT_EXPORTER_MIN_INTERVAL"), std::string::npos);
+  EXPECT_NE(usage.find("OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL"), std::string::npos);
+  EXPECT_NE(usage.find("(formerly --min-interval, still accepted)"), std::string::npos);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "connections_parser.h"
+#include "parsers/connections_parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "consensus.h"
+#include "consensus/consensus.h"
 
 #include <gtest/gtest.h>
 

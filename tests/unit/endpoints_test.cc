@@ -1,10 +1,10 @@
-#include "endpoints.h"
+#include "exporter/endpoints.h"
 
 #include <crypt.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include "cluster_status_parser.h"
+#include "parsers/cluster_status_parser.h"
 #include "support/exposition.h"
 #include "support/fixtures.h"
 

@@ -1,6 +1,6 @@
 // The client against a fake server, for faults only a fake can produce. The real ovsdb-server
 // is exercised in tests/integration.
-#include "jsonrpc_client.h"
+#include "ovsdb/jsonrpc_client.h"
 
 #include <gtest/gtest.h>
 #include <pthread.h>
@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "support/fake_unix_server.h"
+#include "support/ovsdb_calls.h"
 
 namespace ovn_raft {
 namespace {

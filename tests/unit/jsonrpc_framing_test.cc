@@ -1,4 +1,4 @@
-#include "jsonrpc_framing.h"
+#include "ovsdb/jsonrpc_framing.h"
 
 #include <gtest/gtest.h>
 

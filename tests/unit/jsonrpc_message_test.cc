@@ -1,6 +1,8 @@
-#include "jsonrpc_message.h"
+#include "ovsdb/jsonrpc_message.h"
 
 #include <gtest/gtest.h>
+
+#include "support/ovsdb_calls.h"
 
 namespace ovn_raft {
 namespace {

@@ -1,8 +1,8 @@
-#include "membership_view.h"
+#include "metrics/membership_view.h"
 
 #include <gtest/gtest.h>
 
-#include "cluster_status_parser.h"
+#include "parsers/cluster_status_parser.h"
 #include "support/fixtures.h"
 
 namespace ovn_raft {

@@ -1,4 +1,4 @@
-#include "process_metrics.h"
+#include "metrics/process_metrics.h"
 
 #include <gtest/gtest.h>
 

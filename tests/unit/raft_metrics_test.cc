@@ -1,9 +1,9 @@
-#include "raft_metrics.h"
+#include "metrics/raft_metrics.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
-#include "cluster_status_parser.h"
+#include "parsers/cluster_status_parser.h"
 #include "support/exposition.h"
 #include "support/fixtures.h"
 
@@ -22,7 +22,7 @@ DatabaseReading FromFixture(const std::string& db, const std::string& fixture) {
   return r;
 }
 
-Exposition Render(const Snapshot& s, const ReadCoordinator::ErrorCounts& errors = {}) {
+Exposition Render(const Snapshot& s, const ErrorCounts& errors = {}) {
   return Exposition(prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, errors, 7)));
 }
 

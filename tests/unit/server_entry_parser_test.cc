@@ -1,4 +1,4 @@
-#include "server_entry_parser.h"
+#include "parsers/server_entry_parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-#include "status_json.h"
+#include "parsers/status_json.h"
 
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
-#include "cluster_status_parser.h"
+#include "parsers/cluster_status_parser.h"
 #include "support/fixtures.h"
 
 namespace ovn_raft {

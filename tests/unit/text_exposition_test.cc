@@ -1,4 +1,4 @@
-#include "text_exposition.h"
+#include "metrics/text_exposition.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
@@ -71,12 +71,15 @@ TEST(TextExpositionTest, SameSamplesAsPrometheusCpp) {
   }
 }
 
-TEST(TextExpositionTest, OtherTypesFallBackToPrometheusCpp) {
+TEST(TextExpositionTest, OnlyGaugesAndCountersAreWritten) {
   auto h = Family("h", prometheus::MetricType::Histogram);
   h.metric.resize(1);
   h.metric[0].histogram.sample_count = 2;
-  h.metric[0].histogram.sample_sum = 1.5;
-  EXPECT_EQ(TextExposition({h}), prometheus::TextSerializer().Serialize({h}));
+  auto g = Family("g", prometheus::MetricType::Gauge);
+  g.help = "help";
+  g.metric.resize(1);
+  g.metric[0].gauge.value = 3;
+  EXPECT_EQ(TextExposition({h, g}), "# HELP g help\n# TYPE g gauge\ng 3\n");
 }
 
 }  // namespace

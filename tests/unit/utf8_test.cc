@@ -1,8 +1,8 @@
-#include "utf8.h"
+#include "parsers/utf8.h"
 
 #include <gtest/gtest.h>
 
-#include "cluster_status_parser.h"
+#include "parsers/cluster_status_parser.h"
 #include "support/fixtures.h"
 
 namespace ovn_raft {

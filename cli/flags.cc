@@ -1,0 +1,118 @@
+#include "cli/flags.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace ovn_raft {
+
+std::optional<std::string> ProcessEnv(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+std::string EnvName(const std::string& prefix, const std::string& name) {
+  std::string out = prefix;
+  for (char c : name) out += (c == '.' || c == '-') ? '_' : static_cast<char>(std::toupper(c));
+  return out;
+}
+
+ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std::string>& args,
+                       const EnvLookup& env, const std::string& env_prefix, bool positional) {
+  ParsedFlags out;
+  std::map<std::string, const FlagSpec*> by_name;  // every spelling -> its flag
+  for (const auto& s : specs) {
+    by_name[s.name] = &s;
+    for (const auto& old : s.deprecated) by_name[old] = &s;
+  }
+
+  // The command line first, so that the environment only fills what it left unset.
+  std::vector<FlagValue> given;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      out.help = true;
+      return out;
+    }
+    if (arg == "--version") {
+      out.version = true;
+      return out;
+    }
+    if (arg.rfind("--", 0) != 0) {
+      if (!positional) {
+        out.error = "unexpected argument \"" + arg + "\"";
+        return out;
+      }
+      out.positional.push_back(arg);
+      continue;
+    }
+    std::string name = arg.substr(2), value;
+    const auto eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    const auto it = by_name.find(name);
+    if (it == by_name.end()) {
+      out.error = "unknown flag --" + name;
+      return out;
+    }
+    if (eq == std::string::npos) {
+      if (i + 1 >= args.size()) {
+        out.error = "flag --" + name + " needs a value";
+        return out;
+      }
+      value = args[++i];
+    }
+    if (name != it->second->name) {
+      out.warnings.push_back("--" + name + " is deprecated, use --" + it->second->name);
+    }
+    given.push_back({it->second->name, value, "--" + it->second->name});
+  }
+
+  std::set<std::string> on_command_line;
+  for (const auto& g : given) on_command_line.insert(g.name);
+  for (const auto& s : specs) {
+    if (on_command_line.count(s.name)) continue;
+    std::string var = EnvName(env_prefix, s.name);
+    auto value = env(var);
+    for (std::size_t i = 0; (!value || value->empty()) && i < s.deprecated.size(); ++i) {
+      const std::string old = EnvName(env_prefix, s.deprecated[i]);
+      value = env(old);
+      if (value && !value->empty()) {
+        out.warnings.push_back(old + " is deprecated, use " + var);
+        var = old;
+      }
+    }
+    if (!value || value->empty()) continue;
+    if (!s.repeatable) {
+      out.values.push_back({s.name, *value, var});
+      continue;
+    }
+    std::istringstream entries(*value);
+    for (std::string entry; std::getline(entries, entry, ';');) {
+      if (!entry.empty()) out.values.push_back({s.name, entry, var});
+    }
+  }
+  for (auto& g : given) out.values.push_back(std::move(g));
+  return out;
+}
+
+std::string FlagsUsage(const std::vector<FlagSpec>& specs, const std::string& env_prefix) {
+  std::ostringstream out;
+  for (const auto& f : specs) {
+    out << "  --" << f.name << "=VALUE  [" << EnvName(env_prefix, f.name) << "]\n      " << f.help
+        << "\n";
+    if (!f.deprecated.empty()) {
+      out << "      (formerly";
+      for (const auto& old : f.deprecated) out << " --" << old;
+      out << ", still accepted)\n";
+    }
+  }
+  out << "  --help, --version\n";
+  return out.str();
+}
+
+}  // namespace ovn_raft

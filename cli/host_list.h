@@ -1,0 +1,19 @@
+#pragma once
+
+// Lists of hosts and networks given on the command line. Pure.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ovn_raft {
+
+// "10.0.0.0/8, 192.168.1.5": IPv4 CIDRs (a bare address is /32); nullopt when one is not.
+std::optional<std::vector<std::string>> ParseCidrList(const std::string& value);
+
+// Kube-OVN's NODE_IPS format: IPs or DNS names separated by commas and/or spaces, IPv6 with or
+// without brackets. Returns them lower-cased, brackets removed, sorted and unique; nullopt when
+// an entry is not a host.
+std::optional<std::vector<std::string>> ParseHostList(const std::string& value);
+
+}  // namespace ovn_raft

@@ -1,0 +1,58 @@
+#include "consensus/member_report.h"
+
+#include <rapidjson/document.h>
+
+namespace ovn_raft {
+namespace {
+
+std::string Str(const rapidjson::Value& o, const char* key) {
+  const auto it = o.FindMember(key);
+  if (it == o.MemberEnd() || !it->value.IsString()) return "";
+  return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
+}  // namespace
+
+std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::string& source) {
+  std::vector<MemberReport> out;
+  rapidjson::Document d;
+  d.Parse<rapidjson::kParseIterativeFlag>(json.c_str(), json.size());
+  if (d.HasParseError() || !d.IsObject() || !d.HasMember("databases") ||
+      !d["databases"].IsArray()) {
+    return out;
+  }
+  for (const auto& db : d["databases"].GetArray()) {
+    if (!db.IsObject()) continue;
+    MemberReport r;
+    r.source = source;
+    r.db = Str(db, "name");
+    r.ctl = Str(db, "ctl");
+    r.up = db.HasMember("up") && db["up"].IsBool() && db["up"].GetBool();
+    if (db.HasMember("error") && db["error"].IsObject()) r.error = Str(db["error"], "message");
+    if (db.HasMember("server") && db["server"].IsObject() && db["server"].HasMember("connected") &&
+        db["server"]["connected"].IsBool()) {
+      r.connected = db["server"]["connected"].GetBool();
+    }
+    if (db.HasMember("status") && db["status"].IsObject()) {
+      const auto& s = db["status"];
+      r.cluster_id = Str(s, "cluster_id");
+      r.server_id = Str(s, "server_id");
+      if (s.HasMember("address") && s["address"].IsObject()) r.address = Str(s["address"], "raw");
+      r.status = Str(s, "status");
+      r.role = Str(s, "role");
+      r.leader = Str(s, "leader");
+      if (r.leader == "self") r.leader = r.server_id;
+      if (s.HasMember("term") && s["term"].IsUint64()) r.term = s["term"].GetUint64();
+      if (s.HasMember("servers") && s["servers"].IsArray()) {
+        for (const auto& e : s["servers"].GetArray()) {
+          if (!e.IsObject() || !e.HasMember("address") || !e["address"].IsObject()) continue;
+          r.view[Str(e, "server_id")] = Str(e["address"], "raw");
+        }
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace ovn_raft

@@ -1,0 +1,28 @@
+#pragma once
+
+// One member's facts as its exporter serves them on /status, reduced to what the cluster-wide
+// report and the consensus analysis need. Decoding is pure; fetching is in report_command.cc.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ovn_raft {
+
+struct MemberReport {
+  std::string source;  // the exporter it came from
+  std::string db;
+  std::string ctl;  // its unixctl socket, as the exporter reads it
+  bool up = false;
+  std::string error;  // when !up
+  std::string cluster_id, server_id, address, status, role, leader;
+  std::optional<std::uint64_t> term;
+  std::optional<bool> connected;            // _Server
+  std::map<std::string, std::string> view;  // member ID -> address, this member's Servers:
+};
+
+// Decodes the JSON of one exporter's /status into one report per database. Empty on bad JSON.
+std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::string& source);
+
+}  // namespace ovn_raft

@@ -1,0 +1,55 @@
+#include "http_client/http_get.h"
+
+#include <curl/curl.h>
+
+#include <chrono>
+
+namespace ovn_raft {
+namespace {
+
+size_t Append(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+}  // namespace
+
+HttpClient::HttpClient() : curl_(curl_easy_init()) {}
+
+HttpClient::~HttpClient() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
+
+HttpGetResult HttpClient::Get(const std::string& url, const HttpGetOptions& options) {
+  HttpGetResult r;
+  CURL* curl = static_cast<CURL*>(curl_);
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, options.timeout_ms);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r.body);
+  curl_easy_setopt(curl, CURLOPT_USERPWD,
+                   options.user_password.empty() ? nullptr : options.user_password.c_str());
+  const auto start = std::chrono::steady_clock::now();
+  const CURLcode rc = curl_easy_perform(curl);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (rc == CURLE_OK) {
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+  } else {
+    r.error = curl_easy_strerror(rc);
+  }
+  return r;
+}
+
+HttpGetResult HttpGet(const std::string& url, const HttpGetOptions& options) {
+  return HttpClient().Get(url, options);
+}
+
+std::string UrlEscape(std::string_view value) {
+  CURL* curl = curl_easy_init();
+  char* escaped = curl_easy_escape(curl, value.data(), static_cast<int>(value.size()));
+  std::string out = escaped ? escaped : "";
+  curl_free(escaped);
+  curl_easy_cleanup(curl);
+  return out;
+}
+
+}  // namespace ovn_raft

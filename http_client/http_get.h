@@ -1,0 +1,41 @@
+#pragma once
+
+// HTTP(S) GET with libcurl: a client that keeps its connection between requests, as a scraper
+// does, and a one-shot form.
+
+#include <string>
+#include <string_view>
+
+namespace ovn_raft {
+
+struct HttpGetOptions {
+  std::string user_password;  // "user:password" for basic auth; empty: none
+  long timeout_ms = 10000;
+};
+
+struct HttpGetResult {
+  long status = 0;  // 0 when no response came
+  std::string body;
+  std::string error;  // libcurl's reason when status is 0
+  double seconds = 0;
+};
+
+class HttpClient {
+ public:
+  HttpClient();
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  HttpGetResult Get(const std::string& url, const HttpGetOptions& options = {});
+
+ private:
+  void* curl_;  // CURL*, kept out of this header
+};
+
+HttpGetResult HttpGet(const std::string& url, const HttpGetOptions& options = {});
+
+// Percent-encoding for a query parameter.
+std::string UrlEscape(std::string_view value);
+
+}  // namespace ovn_raft

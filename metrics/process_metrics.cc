@@ -1,0 +1,105 @@
+#include "metrics/process_metrics.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "metrics/family_builder.h"
+#include "parsers/numbers.h"
+
+namespace ovn_raft {
+namespace {
+
+// One read(2): /proc files are small, and iostreams cost more than the read itself.
+std::string Slurp(const char* path) {
+  std::string out;
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof(buf))) > 0;)
+    out.append(buf, static_cast<std::size_t>(n));
+  close(fd);
+  return out;
+}
+
+double BootTime() {
+  std::istringstream in(Slurp("/proc/stat"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("btime ", 0) == 0) return std::strtod(line.c_str() + 6, nullptr);
+  }
+  return 0;
+}
+
+int OpenFds() {
+  int n = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (const dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') ++n;
+    }
+    closedir(d);
+    --n;  // the descriptor opendir itself holds
+  }
+  return n;
+}
+
+}  // namespace
+
+std::optional<ProcStat> ParseProcStat(std::string_view stat, long ticks_per_second, long page_size,
+                                      double boot_time) {
+  // The command name (field 2) is in parentheses and may hold spaces: split after the last ')'.
+  const auto close = stat.rfind(')');
+  if (close == std::string_view::npos) return std::nullopt;
+  std::vector<std::string_view> f;
+  std::string_view rest = stat.substr(close + 1);
+  while (!rest.empty()) {
+    const auto start = rest.find_first_not_of(" \n");
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    const auto end = rest.find_first_of(" \n");
+    f.push_back(rest.substr(0, end));
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end);
+  }
+  // f[0] is field 3 (state): field N is f[N - 3].
+  if (f.size() < 22) return std::nullopt;
+  const auto utime = ParseUint(f[14 - 3]), stime = ParseUint(f[15 - 3]);
+  const auto start = ParseUint(f[22 - 3]), vsize = ParseUint(f[23 - 3]), rss = ParseUint(f[24 - 3]);
+  if (!utime || !stime || !start || !vsize || !rss || ticks_per_second <= 0) return std::nullopt;
+  ProcStat p;
+  const double ticks = static_cast<double>(ticks_per_second);
+  p.cpu_seconds = static_cast<double>(*utime + *stime) / ticks;
+  p.start_time_seconds = boot_time + static_cast<double>(*start) / ticks;
+  p.virtual_memory_bytes = static_cast<double>(*vsize);
+  p.resident_memory_bytes = static_cast<double>(*rss) * static_cast<double>(page_size);
+  return p;
+}
+
+std::vector<prometheus::MetricFamily> CollectProcessMetrics() {
+  FamilyBuilder b;
+  static const double boot_time = BootTime();
+  const auto stat = ParseProcStat(Slurp("/proc/self/stat"), sysconf(_SC_CLK_TCK),
+                                  sysconf(_SC_PAGESIZE), boot_time);
+  if (stat) {
+    b.Counter("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.", {},
+              stat->cpu_seconds);
+    b.Gauge("process_resident_memory_bytes", "Resident memory size in bytes.", {},
+            stat->resident_memory_bytes);
+    b.Gauge("process_virtual_memory_bytes", "Virtual memory size in bytes.", {},
+            stat->virtual_memory_bytes);
+    b.Gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
+            {}, stat->start_time_seconds);
+  }
+  b.Gauge("process_open_fds", "Number of open file descriptors.", {}, OpenFds());
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+    b.Gauge("process_max_fds", "Maximum number of open file descriptors.", {},
+            static_cast<double>(limit.rlim_cur));
+  }
+  return b.Take();
+}
+
+}  // namespace ovn_raft

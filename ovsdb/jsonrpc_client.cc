@@ -1,0 +1,255 @@
+#include "ovsdb/jsonrpc_client.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "ovsdb/jsonrpc_framing.h"
+#include "ovsdb/jsonrpc_message.h"
+
+namespace ovn_raft {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Error SystemError(ErrorCode code, const std::string& what, int err) {
+  return Error{code, what + ": " + std::strerror(err)};
+}
+
+// Waits for `events` on `fd` until `deadline`. Returns false on timeout.
+bool WaitFor(int fd, short events, Clock::time_point deadline) {
+  while (true) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd, events, 0};
+    const int n = poll(&p, 1, static_cast<int>(left.count()));
+    if (n > 0) return true;  // readable, writable, or an error the next call will report
+    if (n < 0 && errno != EINTR) return true;
+  }
+}
+
+Result<int> Connect(const std::string& path, Clock::time_point deadline) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof(addr.sun_path)) {
+    return Error{ErrorCode::kConnectFailed, "socket path too long: " + path};
+  }
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return SystemError(ErrorCode::kConnectFailed, "socket", errno);
+  if (connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) == 0) return fd;
+  const int err = errno;
+  if (err == EAGAIN || err == EINPROGRESS) {
+    // A full listen backlog: the server is alive but not accepting yet.
+    if (!WaitFor(fd, POLLOUT, deadline)) {
+      close(fd);
+      return Error{ErrorCode::kTimeout, "timed out connecting to " + path};
+    }
+    int so_error = 0;
+    socklen_t len = sizeof(so_error);
+    getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len);
+    if (so_error == 0) return fd;
+    close(fd);
+    return SystemError(ErrorCode::kConnectFailed, "connect " + path, so_error);
+  }
+  close(fd);
+  if (err == ENOENT) return Error{ErrorCode::kSocketMissing, "no socket at " + path};
+  if (err == EACCES || err == EPERM) return SystemError(ErrorCode::kPermissionDenied, path, err);
+  if (err == ECONNREFUSED) {
+    return Error{ErrorCode::kConnectFailed, "connection refused at " + path + " (server gone?)"};
+  }
+  return SystemError(ErrorCode::kConnectFailed, "connect " + path, err);
+}
+
+std::optional<Error> SendAll(int fd, std::string_view data, Clock::time_point deadline) {
+  while (!data.empty()) {
+    const ssize_t n = send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      data.remove_prefix(static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!WaitFor(fd, POLLOUT, deadline)) return Error{ErrorCode::kTimeout, "timed out sending"};
+      continue;
+    }
+    return SystemError(ErrorCode::kConnectionClosed, "send", errno);
+  }
+  return std::nullopt;
+}
+
+// A printable excerpt of bytes that are not JSON, for the error message.
+std::string Excerpt(std::string_view bytes) {
+  std::string out;
+  for (char c : bytes.substr(0, 40)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  return out;
+}
+
+}  // namespace
+
+void JsonRpcConnection::Close() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  buffer_.clear();
+}
+
+std::optional<Error> JsonRpcConnection::Send(Clock::time_point deadline) {
+  reused_ = fd_ >= 0;
+  received_ = false;
+  framer_ = JsonFramer();
+  // A large reply's buffer is not kept for the next call: memory follows the current reply.
+  if (buffer_.empty() && buffer_.capacity() > 4 * kChunkBytes) std::string().swap(buffer_);
+  if (!reused_) {
+    buffer_.clear();
+    auto connected = Connect(path_, deadline);
+    if (!connected) return connected.error();
+    fd_ = connected.value();
+  }
+  if (auto failed = SendAll(fd_, request_, deadline)) {
+    // A kept connection the server has closed (restart, idle drop): one fresh try.
+    if (!reused_) return failed;
+    Close();
+    return Send(deadline);
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> JsonRpcConnection::Start(std::string request, int id,
+                                              Clock::time_point deadline) {
+  request_ = std::move(request);
+  id_ = id;
+  auto error = Send(deadline);
+  if (error) Close();
+  return error;
+}
+
+std::optional<Result<JsonMessage>> JsonRpcConnection::Extract(const CallOptions& options) {
+  // Several messages may be queued; consume each complete one until ours appears.
+  while (true) {
+    const auto state = framer_.Scan(buffer_);
+    if (state == JsonFramer::State::kInvalid) {
+      return Result<JsonMessage>(Error{ErrorCode::kInvalidJson,
+                                       "reply is not a JSON object: \"" + Excerpt(buffer_) + "\""});
+    }
+    if (state == JsonFramer::State::kIncomplete) break;
+    auto message = ParseJsonMessage(std::string_view(buffer_).substr(0, framer_.message_end()));
+    buffer_.erase(0, framer_.message_end());
+    framer_ = JsonFramer();
+    if (!message) return Result<JsonMessage>(message.error());
+    auto kind = ClassifyMessage(message.value(), id_);
+    if (!kind) return Result<JsonMessage>(kind.error());
+    if (kind.value() == MessageKind::kReplyToUs) return message;
+  }
+  if (buffer_.size() > options.max_reply_bytes) {
+    return Result<JsonMessage>(Error{
+        ErrorCode::kReplyTooLarge,
+        "reply from " + path_ + " exceeds " + std::to_string(options.max_reply_bytes) + " bytes"});
+  }
+  return std::nullopt;
+}
+
+std::optional<Result<JsonMessage>> JsonRpcConnection::OnReadable(const CallOptions& options,
+                                                                 Clock::time_point deadline) {
+  const ssize_t n = recv(fd_, chunk_.get(), kChunkBytes, MSG_DONTWAIT);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
+  if (n <= 0) {
+    const int err = n < 0 ? errno : 0;
+    if (reused_ && !received_ && (n == 0 || err == ECONNRESET)) {
+      // The server closed the kept connection before this call: reconnect and resend once.
+      Close();
+      if (auto error = Send(deadline)) return Result<JsonMessage>(*error);
+      reused_ = false;
+      return std::nullopt;
+    }
+    if (n < 0)
+      return Result<JsonMessage>(SystemError(ErrorCode::kConnectionClosed, "recv " + path_, err));
+    return Result<JsonMessage>(Error{ErrorCode::kConnectionClosed,
+                                     "connection closed by " + path_ + " after " +
+                                         std::to_string(buffer_.size()) + " bytes of reply"});
+  }
+  received_ = true;
+  buffer_.append(chunk_.get(), static_cast<std::size_t>(n));
+  return Extract(options);
+}
+
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
+  const auto deadline = JsonRpcConnection::Clock::now() + options.timeout;
+  std::vector<JsonRpcCall*> open;
+  for (auto& call : calls) {
+    if (auto error = call.connection->Start(call.request, call.id, deadline)) {
+      call.reply = *error;
+      call.done_at = JsonRpcConnection::Clock::now();
+    } else if (auto done = call.connection->Extract(options)) {
+      call.reply = std::move(*done);
+      call.done_at = JsonRpcConnection::Clock::now();
+    } else {
+      open.push_back(&call);
+    }
+  }
+  std::vector<pollfd> fds;
+  while (!open.empty()) {
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - JsonRpcConnection::Clock::now());
+    if (left.count() <= 0) break;
+    fds.clear();
+    for (auto* call : open) fds.push_back(pollfd{call->connection->fd(), POLLIN, 0});
+    const int ready = poll(fds.data(), fds.size(), static_cast<int>(left.count()));
+    if (ready < 0 && errno != EINTR) break;
+    std::vector<JsonRpcCall*> still;
+    for (std::size_t i = 0; i < open.size(); ++i) {
+      auto* call = open[i];
+      std::optional<Result<JsonMessage>> done;
+      if (fds[i].revents != 0) done = call->connection->OnReadable(options, deadline);
+      if (!done) {
+        still.push_back(call);
+        continue;
+      }
+      if (!done->ok()) call->connection->Close();
+      call->reply = std::move(*done);
+      call->done_at = JsonRpcConnection::Clock::now();
+    }
+    open.swap(still);
+  }
+  for (auto* call : open) {
+    call->done_at = JsonRpcConnection::Clock::now();
+    // A late reply must not be taken for the next call's: the connection goes.
+    call->connection->Close();
+    call->reply = Error{ErrorCode::kTimeout, "no complete reply from " + call->connection->path() +
+                                                 " within " +
+                                                 std::to_string(options.timeout.count()) + " ms"};
+  }
+}
+
+JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
+                           const std::vector<std::string>& params) {
+  JsonRpcCall call;
+  call.connection = &ctl;
+  call.id = ctl.NextId();
+  call.request = EncodeUnixctlRequest(method, params, call.id);
+  return call;
+}
+
+Result<std::string> UnixctlResult(const JsonRpcCall& call) {
+  if (!call.reply) return call.reply.error();
+  return DecodeUnixctlReply(call.reply.value());
+}
+
+JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock) {
+  JsonRpcCall call;
+  call.connection = &sock;
+  call.id = sock.NextId();
+  call.request = EncodeServerDatabaseSelect(call.id);
+  return call;
+}
+
+Result<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call) {
+  if (!call.reply) return call.reply.error();
+  return DecodeServerDatabaseReply(call.reply.value());
+}
+
+}  // namespace ovn_raft

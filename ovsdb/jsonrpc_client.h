@@ -1,0 +1,95 @@
+#pragma once
+
+// The I/O edge towards ovsdb-server: JSON-RPC over unix sockets, the way ovs-appctl talks to a
+// `.ctl` socket and OVSDB clients to a `.sock` socket. No fork/exec. Never throws.
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ovsdb/jsonrpc_framing.h"
+#include "ovsdb/jsonrpc_message.h"
+#include "ovsdb/result.h"
+#include "parsers/server_database.h"
+
+namespace ovn_raft {
+
+struct CallOptions {
+  // One deadline for connect, send and receive together.
+  std::chrono::milliseconds timeout{2000};
+  // Replies above this are abandoned with kReplyTooLarge (a cluster/status is a few KiB).
+  std::size_t max_reply_bytes = 8u << 20;
+};
+
+struct JsonRpcCall;
+
+// A connection kept open across calls, as an OVSDB client keeps its session: a scrape then
+// costs ovsdb-server one request, not an accept plus a request. Reconnects once when the server
+// closed it meanwhile (restart) and drops it after any failure. One call at a time.
+class JsonRpcConnection {
+ public:
+  explicit JsonRpcConnection(std::string socket_path) : path_(std::move(socket_path)) {}
+  ~JsonRpcConnection() { Close(); }
+  JsonRpcConnection(const JsonRpcConnection&) = delete;
+  JsonRpcConnection& operator=(const JsonRpcConnection&) = delete;
+
+  using Clock = std::chrono::steady_clock;
+
+  const std::string& path() const { return path_; }
+  int NextId() { return next_id_++; }
+  int fd() const { return fd_; }
+
+  // The steps of one call, driven by ExchangeAll for many connections at once.
+  // Connects when needed and sends; an error ends the call.
+  std::optional<Error> Start(std::string request, int id, Clock::time_point deadline);
+  // Reads what the socket has; a value once the call is over (parsed reply or error).
+  std::optional<Result<JsonMessage>> OnReadable(const CallOptions& options,
+                                                Clock::time_point deadline);
+  // Our reply, if it is already buffered.
+  std::optional<Result<JsonMessage>> Extract(const CallOptions& options);
+  // Drops the connection (after any failure: the next call starts afresh).
+  void Close();
+
+ private:
+  std::optional<Error> Send(Clock::time_point deadline);
+
+  std::string path_;
+  int fd_ = -1;
+  int next_id_ = 0;
+  int id_ = 0;
+  std::string request_;
+  bool reused_ = false;    // the call runs on a connection kept from an earlier call
+  bool received_ = false;  // bytes arrived for this call
+  std::string buffer_;
+  JsonFramer framer_;
+  // Receive buffer: here, not on the stack of the civetweb worker that reads (100 KiB).
+  std::unique_ptr<char[]> chunk_ = std::make_unique<char[]>(kChunkBytes);
+  static constexpr std::size_t kChunkBytes = 65536;
+};
+
+// One request on one connection and, when done, its reply (parsed once) or error.
+struct JsonRpcCall {
+  JsonRpcConnection* connection = nullptr;
+  std::string request;
+  int id = 0;
+  Result<JsonMessage> reply = Error{ErrorCode::kTimeout, "not run"};
+  std::chrono::steady_clock::time_point done_at;  // when the reply or the error came
+};
+
+// Sends every call's request, then waits for all replies together on this thread, so the
+// servers behind different sockets work in parallel and one that hangs delays only itself.
+// Every call ends by `options.timeout`.
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+
+// Requests and replies of the two calls the exporter makes.
+JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
+                           const std::vector<std::string>& params);
+Result<std::string> UnixctlResult(const JsonRpcCall& call);
+JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock);
+Result<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call);
+
+}  // namespace ovn_raft

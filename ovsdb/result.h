@@ -1,0 +1,86 @@
+#pragma once
+
+// Errors as values: nothing in the read path throws. Every failure to read a database carries a
+// code (also the `reason` label of ovn_raft_exporter_errors_total) and a message for the log.
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace ovn_raft {
+
+enum class ErrorCode {
+  kSocketMissing,     // no such socket file
+  kPermissionDenied,  // the socket exists but may not be opened
+  kConnectFailed,     // refused or any other connect error (server not listening)
+  kTimeout,           // the deadline passed before a full reply arrived
+  kConnectionClosed,  // the server closed the connection before a full reply
+  kReplyTooLarge,     // the reply exceeded the size bound
+  kInvalidJson,       // bytes that are not JSON
+  kRpcError,          // a well-formed error reply, e.g. "unknown cluster"
+  kProtocolError,     // JSON, but not the shape the protocol promises
+  kNotClustered,      // the database is standalone or a relay: it has no Raft status
+  kViewTooLarge,      // the status lists more members than --max-members
+};
+
+// Every code, in order: the reasons the errors counter starts at 0.
+inline constexpr ErrorCode kAllErrorCodes[] = {
+    ErrorCode::kSocketMissing, ErrorCode::kPermissionDenied, ErrorCode::kConnectFailed,
+    ErrorCode::kTimeout,       ErrorCode::kConnectionClosed, ErrorCode::kReplyTooLarge,
+    ErrorCode::kInvalidJson,   ErrorCode::kRpcError,         ErrorCode::kProtocolError,
+    ErrorCode::kNotClustered,  ErrorCode::kViewTooLarge,
+};
+
+// Stable snake_case name of a code.
+inline const char* ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kSocketMissing:
+      return "socket_missing";
+    case ErrorCode::kPermissionDenied:
+      return "permission_denied";
+    case ErrorCode::kConnectFailed:
+      return "connect_failed";
+    case ErrorCode::kTimeout:
+      return "timeout";
+    case ErrorCode::kConnectionClosed:
+      return "connection_closed";
+    case ErrorCode::kReplyTooLarge:
+      return "reply_too_large";
+    case ErrorCode::kInvalidJson:
+      return "invalid_json";
+    case ErrorCode::kRpcError:
+      return "rpc_error";
+    case ErrorCode::kProtocolError:
+      return "protocol_error";
+    case ErrorCode::kNotClustered:
+      return "not_clustered";
+    case ErrorCode::kViewTooLarge:
+      return "view_too_large";
+  }
+  return "unknown";
+}
+
+struct Error {
+  ErrorCode code;
+  std::string message;
+};
+
+// A value or an error: E is a read Error here, another type elsewhere (exporter/setup_error.h).
+template <typename T, typename E = Error>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design, like std::optional
+  Result(E error) : v_(std::move(error)) {}  // NOLINT
+
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  const T& value() const& { return std::get<0>(v_); }
+  T& value() & { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  const E& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, E> v_;
+};
+
+}  // namespace ovn_raft

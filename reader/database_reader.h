@@ -1,0 +1,44 @@
+#pragma once
+
+// The I/O edge: reads every watched database from the local ovsdb-server over connections kept
+// open between rounds. Read-only: sends only `cluster/status` and a _Server select.
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "ovsdb/jsonrpc_client.h"
+#include "reader/database_target.h"
+#include "reader/snapshot.h"
+
+namespace ovn_raft {
+
+class DatabaseReader {
+ public:
+  // A status listing more than `max_members` is refused (kViewTooLarge): the series of one
+  // scrape grow with the members, and no real cluster comes near it.
+  DatabaseReader(const std::vector<DatabaseTarget>& targets, const CallOptions& options,
+                 std::size_t max_members = 256);
+
+  // Reads every database at once: all requests go out together and the replies are awaited
+  // together, so one hung database delays nothing but itself and the round ends within
+  // `timeout`. Thread-safe (rounds are serialised; the ReadCoordinator never overlaps them).
+  Snapshot ReadAll(std::chrono::milliseconds timeout);
+
+ private:
+  struct Slot {
+    DatabaseTarget target;
+    JsonRpcConnection ctl;
+    std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
+  };
+
+  Snapshot ReadRound(std::chrono::milliseconds timeout, std::size_t* reply_bytes);
+
+  CallOptions options_;
+  std::size_t max_members_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::mutex mu_;
+};
+
+}  // namespace ovn_raft

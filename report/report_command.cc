@@ -1,0 +1,216 @@
+#include "report/report_command.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/duration.h"
+#include "cli/flags.h"
+#include "cli/host_list.h"
+#include "consensus/consensus.h"
+#include "consensus/member_report.h"
+#include "http_client/http_get.h"
+#include "parsers/numbers.h"
+
+namespace ovn_raft {
+namespace {
+
+// GET URL/status; "" with `error` set on failure.
+std::string FetchStatus(const std::string& base, long timeout_ms, std::string* error) {
+  const auto r = HttpGet(base + "/status", {.user_password = "", .timeout_ms = timeout_ms});
+  if (r.status == 0) *error = r.error;
+  if (r.status != 0 && r.status != 200) *error = "HTTP " + std::to_string(r.status);
+  return error->empty() ? r.body : "";
+}
+
+std::string Or(const std::string& s, const char* fallback) { return s.empty() ? fallback : s; }
+
+std::string Join(const std::set<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out.empty() ? "-" : out;
+}
+
+// The unixctl socket of `db` in the members' containers: the one their exporters read, else
+// the name ovn-ctl gives it.
+std::string CtlPath(const std::string& db, const std::vector<MemberReport>& members) {
+  for (const auto& m : members) {
+    if (!m.ctl.empty()) return m.ctl;
+  }
+  static const std::map<std::string, std::string> kNames = {
+      {"OVN_Northbound", "ovnnb_db"},
+      {"OVN_Southbound", "ovnsb_db"},
+      {"OVN_IC_Northbound", "ovn_ic_nb_db"},
+      {"OVN_IC_Southbound", "ovn_ic_sb_db"},
+  };
+  const auto it = kNames.find(db);
+  return "/var/run/ovn/" + (it == kNames.end() ? db : it->second) + ".ctl";
+}
+
+// Prints the analysis of one cluster; returns whether it is healthy.
+bool PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c) {
+  std::printf("  cluster %s: %zu reporting; views %s; majority view: %s\n", c.cluster_id.c_str(),
+              c.reporters.size(), c.all_agree ? "all agree" : "DISAGREE",
+              c.has_majority ? ("yes (" + Join(c.majority_reporters) + ")").c_str() : "NONE");
+  if (!c.minority_reporters.empty()) {
+    std::printf("    minority: %s\n", Join(c.minority_reporters).c_str());
+  }
+  std::printf(
+      "    members named: %zu%s; leaders: %d, followed: %s\n", c.union_members.size(),
+      c.expected_members ? (" (expected " + std::to_string(*c.expected_members) + ")").c_str() : "",
+      c.leaders, Join(c.leader_ids).c_str());
+  for (const auto& [id, n] : c.silent) {
+    std::printf("    not reporting: %s (named by %d)%s\n", id.c_str(), n,
+                c.stale_suspects.count(id) ? " STALE SUSPECT" : "");
+  }
+  for (const auto& [host, ids] : c.host_conflicts) {
+    std::printf("    host %s claimed by %s\n", host.c_str(), Join(ids).c_str());
+  }
+  for (const auto& [id, addresses] : c.address_disagreements) {
+    std::printf("    member %s seen at %s\n", id.c_str(), Join(addresses).c_str());
+  }
+  for (const auto& [member, n] : c.unexpected_members) {
+    std::printf("    member %s at %s is on an unexpected host (named by %d)\n",
+                member.first.c_str(), member.second.c_str(), n);
+  }
+  for (const auto& host : c.missing_hosts) {
+    std::printf("    expected host %s: no member there in any view\n", host.c_str());
+  }
+  for (const auto& [reporter, d] : c.differences) {
+    if (d.empty()) continue;
+    std::printf("    %s's view differs from the majority:", reporter.c_str());
+    if (!d.missing.empty()) std::printf(" lacks %s;", Join(d.missing).c_str());
+    if (!d.extra.empty()) std::printf(" lists %s the majority does not;", Join(d.extra).c_str());
+    for (const auto& [id, addresses] : d.moved) {
+      std::printf(" places %s at %s (majority: %s);", id.c_str(), addresses.first.c_str(),
+                  addresses.second.c_str());
+    }
+    std::printf("\n");
+  }
+  if (!c.ranked_suspects.empty()) {
+    std::printf("    stale suspects, most suspect first:");
+    for (const auto& id : c.ranked_suspects) {
+      std::printf(" %s (score %d)", id.c_str(), c.suspect_scores.at(id));
+    }
+    std::printf("\n");
+  }
+  for (const auto& id : c.ranked_suspects) {
+    std::printf("    to remove %s, from a healthy member: ovs-appctl -t %s cluster/kick %s %s\n",
+                id.c_str(), ctl.c_str(), db.c_str(), id.c_str());
+  }
+  return c.all_agree && c.silent.empty() && c.host_conflicts.empty() &&
+         c.unexpected_members.empty() && c.missing_hosts.empty() && c.leaders == 1 &&
+         c.leader_ids.size() == 1 &&
+         (!c.expected_members || static_cast<int>(c.union_members.size()) == *c.expected_members);
+}
+
+const char kEnvPrefix[] = "OVN_RAFT_REPORT_";
+
+const std::vector<FlagSpec>& Flags() {
+  static const std::vector<FlagSpec> flags = {
+      {"cluster.expected-members",
+       "Members each cluster should have (default: unset).",
+       {"expected-members"}},
+      {"cluster.expected-hosts",
+       "Hosts the members should run on, comma- or space-separated IPs or DNS names (Kube-OVN's "
+       "NODE_IPS); the expected size when --cluster.expected-members is unset.",
+       {"expected-hosts"}},
+      {"web.timeout", "Deadline for each exporter's /status, e.g. 5s (default 5s)."},
+  };
+  return flags;
+}
+
+std::string Usage() {
+  return "usage: ovn-raft-report [FLAGS] EXPORTER_URL...\n\n"
+         "Fetches every member's /status and prints the cluster-wide analysis; exits 1 when a\n"
+         "cluster is unhealthy.\n\nFlags (each also read from the environment variable shown):\n" +
+         FlagsUsage(Flags(), kEnvPrefix);
+}
+
+}  // namespace
+
+int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
+  const ParsedFlags flags = ParseFlags(Flags(), args, env, kEnvPrefix, true);
+  if (flags.help) {
+    std::cout << Usage();
+    return 0;
+  }
+  if (flags.version) {
+    std::cout << "ovn-raft-report " << OVN_RAFT_VERSION << " (revision " << OVN_RAFT_REVISION
+              << ")\n";
+    return 0;
+  }
+  for (const auto& w : flags.warnings) std::cerr << "ovn-raft-report: " << w << "\n";
+  std::string error = flags.error;
+  ExpectedCluster expected;
+  long timeout_ms = 5000;
+  for (const auto& f : flags.values) {
+    if (!error.empty()) break;
+    if (f.name == "cluster.expected-members") {
+      const auto n = ParseUint(f.value);
+      if (!n || *n > 99)
+        error = f.where + ": expected a number of members, got \"" + f.value + "\"";
+      if (n && *n > 0) expected.members = static_cast<int>(*n);
+    } else if (f.name == "cluster.expected-hosts") {
+      const auto hosts = ParseHostList(f.value);
+      if (!hosts) error = f.where + ": expected IPs or DNS names, got \"" + f.value + "\"";
+      if (hosts) expected.hosts.insert(hosts->begin(), hosts->end());
+    } else if (f.name == "web.timeout") {
+      const auto d = ParseDuration(f.value);
+      if (!d || d->count() == 0) error = f.where + ": expected a duration, got \"" + f.value + "\"";
+      if (d) timeout_ms = static_cast<long>(d->count());
+    }
+  }
+  if (error.empty() && flags.positional.empty()) error = "no exporter URL given";
+  if (!error.empty()) {
+    std::cerr << "ovn-raft-report: " << error << "\n\n" << Usage();
+    return 2;
+  }
+  if (!expected.members && !expected.hosts.empty()) {
+    expected.members = static_cast<int>(expected.hosts.size());
+  }
+  bool healthy = true;
+  std::map<std::string, std::vector<MemberReport>> by_db;
+  for (const auto& url : flags.positional) {
+    std::string fetch_error;
+    const std::string json = FetchStatus(url, timeout_ms, &fetch_error);
+    const auto reports = DecodeStatusJson(json, url);
+    if (reports.empty()) {
+      std::printf("%s: unreachable (%s)\n", url.c_str(), Or(fetch_error, "bad /status").c_str());
+      healthy = false;
+    }
+    for (const auto& r : reports) by_db[r.db].push_back(r);
+  }
+
+  for (const auto& [db, members] : by_db) {
+    std::printf("\n%s\n", db.c_str());
+    std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s\n", "member", "address", "status",
+                "role", "term", "leader", "members", "connected");
+    for (const auto& m : members) {
+      if (!m.up) {
+        std::printf("  %-6s %s: %s\n", "?", m.source.c_str(), Or(m.error, "down").c_str());
+        healthy = false;
+        continue;
+      }
+      std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7zu %-9s\n", m.server_id.c_str(),
+                  m.address.c_str(), m.status.c_str(), m.role.c_str(),
+                  m.term ? std::to_string(*m.term).c_str() : "-", Or(m.leader, "-").c_str(),
+                  m.view.size(), m.connected ? (*m.connected ? "yes" : "NO") : "-");
+    }
+    const auto clusters = AnalyzeConsensus(members, expected);
+    if (clusters.size() > 1) {
+      std::printf("  CLUSTER ID SPLIT: %zu cluster IDs among the members\n", clusters.size());
+      healthy = false;
+    }
+    const std::string ctl = CtlPath(db, members);
+    for (const auto& c : clusters) healthy = PrintConsensus(db, ctl, c) && healthy;
+  }
+  return healthy ? 0 : 1;
+}
+
+}  // namespace ovn_raft

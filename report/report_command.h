@@ -1,0 +1,16 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/flags.h"
+
+namespace ovn_raft {
+
+// `ovn-raft-report [FLAGS] URL...`: fetches /status from the exporter of every member (URL is
+// an exporter's base, e.g. http://10.0.0.1:10476) and prints, per database, what each member
+// sees and whether they agree. Exit 0 when every member answered and agrees, 1 otherwise, 2 on
+// bad flags.
+int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env);
+
+}  // namespace ovn_raft
