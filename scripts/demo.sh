@@ -55,7 +55,7 @@ start_prometheus() {
 summary() {
   say ""
   say "== What each member's exporter sees (ovn-raft-report)"
-  "$build/exporter/ovn-raft-report" --cluster.expected-members=3 "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)" || true
+  "$build/report/ovn-raft-report" --cluster.expected-members=3 "$(exporter_url 1)" "$(exporter_url 2)" "$(exporter_url 3)" || true
   if [ -f "$dir/prometheus/prometheus.pid" ]; then
     say ""
     say "== The cluster's health as the recording rules compute it (Prometheus)"

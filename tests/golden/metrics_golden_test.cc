@@ -1,0 +1,188 @@
+// The whole /metrics page of the real binary, against committed expectations, as node_exporter
+// proves its collectors: fake ovsdb-server sockets replay captured cluster/status replies and
+// _Server rows, the exporter serves them over HTTP, and the page (less the series that change
+// from run to run) must equal tests/golden/NAME.prom. After an intended change,
+//   OVN_RAFT_UPDATE_GOLDEN=1 ctest -R golden
+// rewrites the files; review their diff like code.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/exporter_process.h"
+#include "support/fake_unix_server.h"
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::ExporterProcess;
+using testing::FakeUnixServer;
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string RequestId(const std::string& request) {
+  std::smatch m;
+  return std::regex_search(request, m, std::regex(R"("id"\s*:\s*(\d+))")) ? m[1].str() : "0";
+}
+
+// One database as a fake ovsdb-server shows it: its cluster/status text (or garbage bytes)
+// on the unixctl socket and, when `row` is set, its _Server.Database row on the other.
+struct FakeDatabase {
+  std::string name;
+  std::string status;  // a fixture's text
+  std::optional<std::string> row;
+  bool garbage = false;
+};
+
+class FakeOvsdb {
+ public:
+  explicit FakeOvsdb(const FakeDatabase& db) {
+    ctl_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
+      FakeUnixServer::WriteAll(fd, db.garbage ? std::string("\x01\xfe not json at all")
+                                              : R"({"id":)" + RequestId(request) + R"(,"result":)" +
+                                                    JsonString(db.status) + R"(,"error":null})");
+    });
+    if (db.row) {
+      sock_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
+        FakeUnixServer::WriteAll(fd, R"({"id":)" + RequestId(request) + R"(,"result":[{"rows":[)" +
+                                         *db.row + R"(]}],"error":null})");
+      });
+    }
+    flag_ = "--ovsdb.database=" + db.name + "=" + ctl_->path() + (sock_ ? "," + sock_->path() : "");
+  }
+  const std::string& flag() const { return flag_; }
+
+ private:
+  std::unique_ptr<FakeUnixServer> ctl_, sock_;
+  std::string flag_;
+};
+
+std::string Row(const std::string& name, bool connected, bool leader, const std::string& cid,
+                const std::string& sid, int index) {
+  return R"({"name":")" + name + R"(","model":"clustered","connected":)" +
+         (connected ? "true" : "false") + R"(,"leader":)" + (leader ? "true" : "false") +
+         R"(,"cid":["uuid",")" + cid + R"("],"sid":["uuid",")" + sid + R"("],"index":)" +
+         std::to_string(index) + "}";
+}
+
+// What changes from run to run: the process, the build, times of the read and the wall-clock
+// conversions of "N ms ago". Their HELP and TYPE lines stay.
+bool Volatile(const std::string& line) {
+  static const std::regex kVolatile(
+      R"(^(process_[a-z_]+|ovn_raft_exporter_build_info|ovn_raft_exporter_read_duration_seconds|[a-z_]+_timestamp_seconds)[{ ])");
+  return std::regex_search(line, kVolatile);
+}
+
+std::string Stable(const std::string& page) {
+  std::istringstream in(page);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (!Volatile(line)) out += line + "\n";
+  }
+  return out;
+}
+
+std::filesystem::path GoldenDir() { return std::filesystem::path(OVN_RAFT_SOURCE_DIR) / "tests/golden"; }
+
+void ExpectGolden(const std::string& name, const std::vector<FakeDatabase>& dbs,
+                  std::vector<std::string> flags = {}) {
+  std::vector<std::unique_ptr<FakeOvsdb>> fakes;
+  for (const auto& db : dbs) {
+    fakes.push_back(std::make_unique<FakeOvsdb>(db));
+    flags.push_back(fakes.back()->flag());
+  }
+  flags.push_back("--ovsdb.timeout=1s");
+  ExporterProcess exporter(flags);
+  const auto r = exporter.Get();
+  ASSERT_EQ(r.status, 200) << r.error;
+  const std::string got = Stable(r.body);
+  const auto path = GoldenDir() / (name + ".prom");
+  if (const char* update = std::getenv("OVN_RAFT_UPDATE_GOLDEN"); update && *update == '1') {
+    std::ofstream(path, std::ios::binary) << got;
+    return;
+  }
+  const std::string want = testing::ReadFile(path);
+  if (got == want) return;
+  const auto actual = std::filesystem::temp_directory_path() / (name + ".prom.actual");
+  std::ofstream(actual, std::ios::binary) << got;
+  const std::string diff = "diff -u " + path.string() + " " + actual.string();
+  std::fflush(stdout);
+  (void)std::system(diff.c_str());
+  ADD_FAILURE() << name << ".prom differs (above: diff -u expected actual); if intended, rerun "
+                << "with OVN_RAFT_UPDATE_GOLDEN=1 and review the change";
+}
+
+const char kCid[] = "0011204d-1872-47a6-974c-5c34f60e0cd5";
+
+std::string Fixture(const std::string& file) { return testing::Fixture("ovs-3.1.0/" + file); }
+
+TEST(MetricsGoldenTest, Leader) {
+  ExpectGolden("leader",
+               {{"OVN_Northbound", Fixture("leader.txt"),
+                 Row("OVN_Northbound", true, true, kCid, "63559766-e4f9-4f00-a9d6-5b4f41b9af04", 5)},
+                {"OVN_Southbound", Fixture("leader-sb.txt"), std::nullopt}},
+               {"--cluster.expected-hosts=127.0.0.1,127.0.0.2,127.0.0.3"});
+}
+
+TEST(MetricsGoldenTest, Follower) {
+  ExpectGolden("follower", {{"OVN_Northbound", Fixture("follower.txt"),
+                             Row("OVN_Northbound", true, false, kCid,
+                                 "68ff0e4c-0000-4000-8000-000000000000", 5)}});
+}
+
+TEST(MetricsGoldenTest, DisconnectedCandidate) {
+  ExpectGolden("candidate", {{"OVN_Northbound", Fixture("disconnected-candidate.txt"),
+                              Row("OVN_Northbound", false, false, kCid,
+                                  "63559766-e4f9-4f00-a9d6-5b4f41b9af04", 5)}});
+}
+
+TEST(MetricsGoldenTest, Joining) {
+  ExpectGolden("joining", {{"OVN_Northbound", Fixture("joining.txt"), std::nullopt}});
+}
+
+TEST(MetricsGoldenTest, StaleMemberAtTheSameAddress) {
+  ExpectGolden("stale-member", {{"OVN_Northbound", Fixture("fresh-restart-leader.txt"),
+                                 std::nullopt}},
+               {"--cluster.expected-members=3"});
+}
+
+TEST(MetricsGoldenTest, FiveMembers) {
+  ExpectGolden("five-members", {{"OVN_Northbound", Fixture("five-leader.txt"), std::nullopt}});
+}
+
+TEST(MetricsGoldenTest, FailedDatabasesHideNothingElse) {
+  ExpectGolden("failed-database",
+               {{"OVN_Northbound", Fixture("leader.txt"), std::nullopt},
+                {"Garbled", "", std::nullopt, true}},
+               {"--ovsdb.database=Missing=/nonexistent/ovnsb_db.ctl"});
+}
+
+}  // namespace
+}  // namespace ovn_raft
