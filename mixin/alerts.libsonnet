@@ -18,7 +18,7 @@
           },
           {
             alert: 'OVNRaftDatabaseUnreadable',
-            expr: "ovn_raft_up == 0" % $._config.labels,
+            expr: "ovn_raft_up{%(selector)s} == 0" % $._config.labels,
             'for': '5m',
             labels: { severity: 'warning' },
             annotations: {
@@ -62,7 +62,7 @@
           },
           {
             alert: 'OVNRaftClusterIDSplit',
-            expr: "count by (%(deploymentDb)s) (count by (%(cluster)s) (ovn_raft_server_info{cluster_id!=\"\"})) > 1" % $._config.labels,
+            expr: "count by (%(deploymentDb)s) (count by (%(cluster)s) (ovn_raft_server_info{%(selector)s, cluster_id!=\"\"})) > 1" % $._config.labels,
             'for': '5m',
             labels: { severity: 'critical' },
             annotations: {
@@ -242,9 +242,9 @@
             // peers, or the rest of the cluster is down. Resolves as soon as it follows a leader.
             alert: 'OVNRaftMemberCampaigning',
             expr: |||
-              (ovn_raft_has_leader == 0)
-                * on (%(member)s) group_left (server_id, address) ovn_raft_server_info
-                and on (%(member)s) (time() - ovn_raft_last_election_started_timestamp_seconds < 60)
+              (ovn_raft_has_leader{%(selector)s} == 0)
+                * on (%(member)s) group_left (server_id, address) ovn_raft_server_info{%(selector)s}
+                and on (%(member)s) (time() - ovn_raft_last_election_started_timestamp_seconds{%(selector)s} < 60)
             ||| % $._config.labels,
             'for': '5m',
             labels: { severity: 'warning' },
@@ -256,7 +256,7 @@
           },
           {
             alert: 'OVNRaftMemberStuckJoining',
-            expr: "ovn_raft_status{status=\"joining\"} == 1" % $._config.labels,
+            expr: "ovn_raft_status{%(selector)s, status=\"joining\"} == 1" % $._config.labels,
             'for': '10m',
             labels: { severity: 'warning' },
             annotations: {
@@ -267,7 +267,7 @@
           },
           {
             alert: 'OVNRaftMemberDisconnected',
-            expr: "ovn_raft_status{status=~\"disconnected|failed|leaving\"} == 1" % $._config.labels,
+            expr: "ovn_raft_status{%(selector)s, status=~\"disconnected|failed|leaving\"} == 1" % $._config.labels,
             'for': '5m',
             labels: { severity: 'warning' },
             annotations: {
@@ -311,7 +311,7 @@
           },
           {
             alert: 'OVNRaftStatusNotUnderstood',
-            expr: "ovn_raft_parse_warnings > 0" % $._config.labels,
+            expr: "ovn_raft_parse_warnings{%(selector)s} > 0" % $._config.labels,
             'for': '1h',
             labels: { severity: 'info' },
             annotations: {

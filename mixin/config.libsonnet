@@ -8,8 +8,10 @@
     // Labels that identify one exporter's series of one database, to join per-member gauges
     // with ovn_raft_server_info.
     memberLabels: ['instance', 'db'],
-    // Selects the exporters' scrape jobs, for OVNRaftExporterDown.
-    exporterSelector: 'job=~".*ovn-raft.*"',
+    // Selects the exporters' series in every rule and alert over them (their scrape jobs).
+    selector: 'job=~".*ovn-raft.*"',
+    // The scrape jobs whose `up` OVNRaftExporterDown watches.
+    exporterSelector: $._config.selector,
     // Expected members when --cluster.expected-members is not set: kube-state-metrics' replicas of
     // Kube-OVN's ovn-central Deployment or ovn-kubernetes' ovnkube-db.
     expectedReplicasSelector:
@@ -41,6 +43,7 @@
       deploymentDb: std.join(', ', $._config.deploymentLabels + ['db']),
       cluster: std.join(', ', $._config.deploymentLabels + ['db', 'cluster_id']),
       member: std.join(', ', $._config.memberLabels),
+      selector: $._config.selector,
       exporterSelector: $._config.exporterSelector,
       expectedReplicasSelector: $._config.expectedReplicasSelector,
       followerLagEntries: $._config.followerLagEntries,

@@ -71,8 +71,17 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
 {
   grafanaDashboards+:: {
     local cfg = $._config,
-    local dep = cfg.deploymentLabels[0],
-    local sel = dep + '=~"$' + dep + '"',
+    local deps = cfg.deploymentLabels,
+    // Every deployment label is a variable, each listing the values under the ones before it.
+    local matchers(labels) = std.join(', ', [l + '=~"$' + l + '"' for l in labels]),
+    local sel = matchers(deps),
+    local depVariables(multi) = [
+      variable(deps[i], deps[i],
+               'label_values(ovn_raft_server_info%s, %s)'
+               % [if i == 0 then '' else '{' + matchers(deps[0:i]) + '}', deps[i]], multi=multi)
+      for i in std.range(0, std.length(deps) - 1)
+    ],
+    local depLegend = std.join(' ', ['{{%s}}' % l for l in deps]),
     local csel = sel + ', db="$db", cluster_id="$cluster_id"',
     local msel = sel + ', db="$db"',
     // Per-member gauges carry no cluster_id: keep the members of the selected cluster.
@@ -83,7 +92,7 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
       'ovn-raft-overview',
       'OVN Raft / Overview',
       'Every OVN Raft cluster (NB, SB, IC) seen by ovn-raft-exporter: health at a glance.',
-      [variable(dep, dep, 'label_values(ovn_raft_server_info, %s)' % dep, multi=true)],
+      depVariables(true),
       [
         stat('Clusters', 'Raft clusters (namespace, database, cluster ID) with a reporting member.',
              'none', 'count(ovn_raft_cluster:reporters:count{%s})' % sel, 0, 0),
@@ -105,10 +114,10 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
           q('ovn_raft_cluster:failure_tolerance:count{%s}' % sel, instant=true),
         ], 0, 4, 24, 8, [{ id: 'merge', options: {} }]),
         series('Failures tolerated', 'Further member failures each cluster survives (< 0: quorum lost).',
-               'none', [q('ovn_raft_cluster:failure_tolerance:count{%s}' % sel, '{{%s}} {{db}} {{cluster_id}}' % dep)],
+               'none', [q('ovn_raft_cluster:failure_tolerance:count{%s}' % sel, '%s {{db}} {{cluster_id}}' % depLegend)],
                0, 12),
         series('Term', 'Highest Raft term per cluster: a rising term means elections.', 'none',
-               [q('ovn_raft_cluster:term:max{%s}' % sel, '{{%s}} {{db}} {{cluster_id}}' % dep)], 12, 12),
+               [q('ovn_raft_cluster:term:max{%s}' % sel, '%s {{db}} {{cluster_id}}' % depLegend)], 12, 12),
         series('Exporters reading their database', 'ovn_raft_up per member and database.', 'none',
                [q('ovn_raft_up{%s}' % sel, '{{instance}} {{db}}')], 0, 20),
         series('Alerts', 'Pending and firing OVN Raft alerts.', 'none',
@@ -122,8 +131,7 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
       'ovn-raft-cluster',
       'OVN Raft / Cluster',
       'One OVN Raft cluster in detail: membership as each member sees it, quorum, elections, replication.',
-      [
-        variable(dep, dep, 'label_values(ovn_raft_server_info, %s)' % dep),
+      depVariables(false) + [
         variable('db', 'Database', 'label_values(ovn_raft_server_info{%s}, db)' % sel),
         variable('cluster_id', 'Cluster ID', 'label_values(ovn_raft_server_info{%s}, cluster_id)' % msel),
       ],

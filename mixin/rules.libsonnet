@@ -34,7 +34,7 @@
       max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by)
       or
       max by (%(cluster)s, member_id) (
-        max by (%(cluster)s, member_id, host) (ovn_raft_member_info{cluster_id!=""})
+        max by (%(cluster)s, member_id, host) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
           and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
       )
       or
@@ -52,11 +52,11 @@
         rules: [
           {
             record: 'ovn_raft_cluster:reporters:count',
-            expr: "count by (%(cluster)s) (ovn_raft_view_info{cluster_id!=\"\"})" % $._config.labels,
+            expr: "count by (%(cluster)s) (ovn_raft_view_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster_view:reporters:count',
-            expr: "count by (%(cluster)s, view_hash) (ovn_raft_view_info{cluster_id!=\"\"})" % $._config.labels,
+            expr: "count by (%(cluster)s, view_hash) (ovn_raft_view_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster:views:count',
@@ -82,7 +82,7 @@
             expr: |||
               max by (%(cluster)s, server_id) (
                 (
-                  ovn_raft_view_info{cluster_id!=""}
+                  ovn_raft_view_info{%(selector)s, cluster_id!=""}
                     * on (%(cluster)s, view_hash) group_left
                   ovn_raft_cluster_view:reporters:count
                 )
@@ -95,7 +95,7 @@
           },
           {
             record: 'ovn_raft_cluster_member:named_by:count',
-            expr: "count by (%(cluster)s, member_id) (ovn_raft_member_info{cluster_id!=\"\"})" % $._config.labels,
+            expr: "count by (%(cluster)s, member_id) (ovn_raft_member_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster:members_union:count',
@@ -106,14 +106,14 @@
             expr: |||
               ovn_raft_cluster_member:named_by:count
                 unless on (%(cluster)s, member_id)
-              label_replace(ovn_raft_view_info{cluster_id!=""}, "member_id", "$1", "server_id", "(.+)")
+              label_replace(ovn_raft_view_info{%(selector)s, cluster_id!=""}, "member_id", "$1", "server_id", "(.+)")
             ||| % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster_host:member_ids:count',
             expr: |||
               count by (%(cluster)s, host) (
-                count by (%(cluster)s, host, member_id) (ovn_raft_member_info{cluster_id!=""})
+                count by (%(cluster)s, host, member_id) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
               )
             ||| % $._config.labels,
           },
@@ -125,7 +125,7 @@
             record: 'ovn_raft_cluster_member:addresses:count',
             expr: |||
               count by (%(cluster)s, member_id) (
-                count by (%(cluster)s, member_id, address) (ovn_raft_member_info{cluster_id!=""})
+                count by (%(cluster)s, member_id, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
               )
             ||| % $._config.labels,
           },
@@ -133,13 +133,13 @@
             record: 'ovn_raft_cluster:expected_members:count',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_expected_members
+                ovn_raft_expected_members{%(selector)s}
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
               or
               max by (%(cluster)s) (
-                ovn_raft_view_info{cluster_id!=""} * 0
+                ovn_raft_view_info{%(selector)s, cluster_id!=""} * 0
                   + on (%(deployment)s) group_left
                 max by (%(deployment)s) (
                   %(expectedReplicasSelector)s
@@ -156,7 +156,7 @@
             // database pods' hosts from kube-state-metrics.
             record: 'ovn_raft_db_host:expected:bool',
             expr: (|||
-                     max by (%(deploymentDb)s, host) (ovn_raft_expected_host_info)
+                     max by (%(deploymentDb)s, host) (ovn_raft_expected_host_info{%(selector)s})
                    ||| % $._config.labels) + (
               if $._config.expectedHostsSelector == '' then '' else |||
                 or
@@ -165,7 +165,7 @@
                     %(ksm)s
                   )
                   and on (%(deploymentDb)s) ovn_raft_cluster:reporters:count
-                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_host_info)
+                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_host_info{%(selector)s})
                 )
               ||| % ($._config.labels { ksm: ksmExpectedHosts })
             ),
@@ -175,7 +175,7 @@
             // how many reporters; only where expected hosts are known.
             record: 'ovn_raft_cluster_member:unexpected_host:named_by',
             expr: |||
-              count by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{cluster_id!=""})
+              count by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
                 unless on (%(deploymentDb)s, host) ovn_raft_db_host:expected:bool
                 and on (%(deploymentDb)s) ovn_raft_db_host:expected:bool
             ||| % $._config.labels,
@@ -193,7 +193,7 @@
             record: 'ovn_raft_db_host:missing_member:bool',
             expr: |||
               ovn_raft_db_host:expected:bool
-                unless on (%(deploymentDb)s, host) ovn_raft_member_info{cluster_id!=""}
+                unless on (%(deploymentDb)s, host) ovn_raft_member_info{%(selector)s, cluster_id!=""}
             ||| % $._config.labels,
           },
           {
@@ -201,7 +201,7 @@
             record: 'ovn_raft_cluster_member:majority_view:info',
             expr: |||
               max by (%(cluster)s, member_id, address, host) (
-                ovn_raft_member_info{cluster_id!=""}
+                ovn_raft_member_info{%(selector)s, cluster_id!=""}
                   and on (%(cluster)s, server_id) (ovn_raft_cluster_reporter:majority_view:bool == 1)
               )
             ||| % $._config.labels,
@@ -218,7 +218,7 @@
                     * on (%(cluster)s) group_left (server_id)
                   %(slot)s
                 )
-                unless on (%(cluster)s, server_id, member_id) ovn_raft_member_info{cluster_id!=""}
+                unless on (%(cluster)s, server_id, member_id) ovn_raft_member_info{%(selector)s, cluster_id!=""}
               ||| % ($._config.labels { slot: slot(k) })
               for k in std.range(1, $._config.minoritySlots)
             ]),
@@ -228,7 +228,7 @@
             record: 'ovn_raft_cluster_reporter_member:extra:info',
             expr: |||
               (
-                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{cluster_id!=""})
+                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
                   unless on (%(cluster)s, member_id) ovn_raft_cluster_member:majority_view:info
               )
               and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
@@ -239,7 +239,7 @@
             record: 'ovn_raft_cluster_reporter_member:moved:info',
             expr: |||
               (
-                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{cluster_id!=""})
+                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
                   unless on (%(cluster)s, member_id, address) ovn_raft_cluster_member:majority_view:info
               )
                 * on (%(cluster)s, member_id) group_left (majority_address)
@@ -276,7 +276,7 @@
               )
               + 50 * (
                 max by (%(cluster)s, member_id) (
-                  max by (%(cluster)s, member_id, host) (ovn_raft_member_info{cluster_id!=""})
+                  max by (%(cluster)s, member_id, host) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
                     and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
                 ) * 0 + 1
                 or ovn_raft_cluster_member:named_by:count * 0
@@ -321,7 +321,7 @@
             record: 'ovn_raft_cluster_member:stale_suspect:named_by',
             expr: |||
               (
-                max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{cluster_id!=""}) * 0
+                max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""}) * 0
                   + on (%(cluster)s, member_id) group_left
                 ovn_raft_cluster_member:named_by:count
               )
@@ -332,9 +332,9 @@
             record: 'ovn_raft_cluster:leaders:count',
             expr: |||
               sum by (%(cluster)s) (
-                ovn_raft_role{role="leader"}
+                ovn_raft_role{%(selector)s, role="leader"}
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -342,7 +342,7 @@
             record: 'ovn_raft_cluster:has_leader:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_has_leader * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_has_leader{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -351,7 +351,7 @@
             expr: |||
               count by (%(cluster)s) (
                 count by (%(cluster)s, leader_id) (
-                  ovn_raft_leader_info * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
+                  ovn_raft_leader_info{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
                 )
               )
             ||| % $._config.labels,
@@ -360,7 +360,7 @@
             record: 'ovn_raft_cluster:term:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_term * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -369,7 +369,7 @@
             expr: |||
               ovn_raft_cluster:term:max
               - min by (%(cluster)s) (
-                ovn_raft_term * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -379,8 +379,8 @@
             record: 'ovn_raft_cluster:leader_term:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_term * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
-                  and on (%(member)s) (ovn_raft_has_leader == 1)
+                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                  and on (%(member)s) (ovn_raft_has_leader{%(selector)s} == 1)
               )
             ||| % $._config.labels,
           },
@@ -388,7 +388,7 @@
             record: 'ovn_raft_cluster:connected_members:count',
             expr: |||
               sum by (%(cluster)s) (
-                ovn_raft_connected * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_connected{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -396,7 +396,7 @@
             record: 'ovn_raft_cluster:quorum:size',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_quorum_size * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_quorum_size{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -413,34 +413,34 @@
             expr: |||
               max by (%(cluster)s, member_id) (
                 label_replace(
-                  ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_role{role="leader"} == 1),
+                  ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1),
                   "member_id", "$1", "server_id", "(.+)"
                 )
               )
               or
               max by (%(cluster)s, member_id) (
                 (
-                  ovn_raft_member_last_message_age_seconds
+                  ovn_raft_member_last_message_age_seconds{%(selector)s}
                     < on (%(member)s) group_left
-                  2 * ovn_raft_election_timer_seconds
+                  2 * ovn_raft_election_timer_seconds{%(selector)s}
                 )
                   * 0 + on (%(member)s) group_left (cluster_id)
-                (ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_role{role="leader"} == 1))
+                (ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1))
               )
               or
               (
                 (
                   max by (%(cluster)s, member_id) (
                     label_replace(
-                      ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_connected == 1),
+                      ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_connected{%(selector)s} == 1),
                       "member_id", "$1", "server_id", "(.+)"
                     )
                   )
                   or
                   max by (%(cluster)s, member_id) (
-                    (ovn_raft_member_connected == 1)
+                    (ovn_raft_member_connected{%(selector)s} == 1)
                       * on (%(member)s) group_left (cluster_id)
-                    (ovn_raft_server_info{cluster_id!=""} and on (%(member)s) (ovn_raft_connected == 1))
+                    (ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_connected{%(selector)s} == 1))
                   )
                 )
                 unless on (%(cluster)s) (ovn_raft_cluster:leaders:count > 0)
@@ -448,7 +448,7 @@
               or
               (
                 max by (%(cluster)s, member_id) (
-                  label_replace(ovn_raft_server_info{cluster_id!=""}, "member_id", "$1", "server_id", "(.+)")
+                  label_replace(ovn_raft_server_info{%(selector)s, cluster_id!=""}, "member_id", "$1", "server_id", "(.+)")
                 )
                 unless on (%(cluster)s) (ovn_raft_cluster:connected_members:count > 0)
               )
@@ -467,12 +467,12 @@
             expr: |||
               max by (%(cluster)s, member_id) (
                 (
-                  ovn_raft_log_next_index - 1
+                  ovn_raft_log_next_index{%(selector)s} - 1
                     - on (%(member)s) group_right
-                  ovn_raft_member_match_index
+                  ovn_raft_member_match_index{%(selector)s}
                 )
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -480,9 +480,9 @@
             record: 'ovn_raft_cluster:log_entries_uncommitted:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_log_entries_uncommitted
+                ovn_raft_log_entries_uncommitted{%(selector)s}
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },
@@ -490,9 +490,9 @@
             record: 'ovn_raft_cluster:log_entries_unapplied:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_log_entries_unapplied
+                ovn_raft_log_entries_unapplied{%(selector)s}
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{cluster_id!=""}
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
           },

@@ -71,6 +71,15 @@ def main():
         check = subprocess.run(["promtool", "check", "rules", tmp.name], capture_output=True, text=True)
         if check.returncode != 0:
             errors.append("promtool rejects a dashboard query:\n" + check.stdout + check.stderr)
+    # Every deployment label is a dashboard variable, not only the first.
+    two = subprocess.run(["jsonnet", "-J", str(root / "mixin"), "-e",
+                          "local m = (import 'mixin.libsonnet') + { _config+:: "
+                          "{ deploymentLabels: ['cluster', 'namespace'] } }; "
+                          "[[v.name for v in d.templating.list] for d in std.objectValues(m.grafanaDashboards)]"],
+                         capture_output=True, text=True)
+    for names in json.loads(two.stdout or "[]") or [[]]:
+        if "cluster" not in names or "namespace" not in names:
+            errors.append(f"deploymentLabels ['cluster', 'namespace'] gives the variables {names}")
     print("\n".join(errors) or f"{len(files)} dashboards, {len(queries)} queries follow the conventions")
     return 1 if errors else 0
 
