@@ -33,7 +33,4 @@ class Endpoints {
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0};
 };
 
-// The /status document: every database's reading, the parsed status in parse-status form.
-std::string SnapshotToJson(const Snapshot& snapshot);
-
 }  // namespace ovn_raft

@@ -109,7 +109,9 @@ std::string Stable(const std::string& page) {
   return out;
 }
 
-std::filesystem::path GoldenDir() { return std::filesystem::path(OVN_RAFT_SOURCE_DIR) / "tests/golden"; }
+std::filesystem::path GoldenDir() {
+  return std::filesystem::path(OVN_RAFT_SOURCE_DIR) / "tests/golden";
+}
 
 void ExpectGolden(const std::string& name, const std::vector<FakeDatabase>& dbs,
                   std::vector<std::string> flags = {}) {
@@ -144,23 +146,26 @@ const char kCid[] = "0011204d-1872-47a6-974c-5c34f60e0cd5";
 std::string Fixture(const std::string& file) { return testing::Fixture("ovs-3.1.0/" + file); }
 
 TEST(MetricsGoldenTest, Leader) {
-  ExpectGolden("leader",
-               {{"OVN_Northbound", Fixture("leader.txt"),
-                 Row("OVN_Northbound", true, true, kCid, "63559766-e4f9-4f00-a9d6-5b4f41b9af04", 5)},
-                {"OVN_Southbound", Fixture("leader-sb.txt"), std::nullopt}},
-               {"--cluster.expected-hosts=127.0.0.1,127.0.0.2,127.0.0.3"});
+  ExpectGolden(
+      "leader",
+      {{"OVN_Northbound", Fixture("leader.txt"),
+        Row("OVN_Northbound", true, true, kCid, "63559766-e4f9-4f00-a9d6-5b4f41b9af04", 5)},
+       {"OVN_Southbound", Fixture("leader-sb.txt"), std::nullopt}},
+      {"--cluster.expected-hosts=127.0.0.1,127.0.0.2,127.0.0.3"});
 }
 
 TEST(MetricsGoldenTest, Follower) {
-  ExpectGolden("follower", {{"OVN_Northbound", Fixture("follower.txt"),
-                             Row("OVN_Northbound", true, false, kCid,
-                                 "68ff0e4c-0000-4000-8000-000000000000", 5)}});
+  ExpectGolden(
+      "follower",
+      {{"OVN_Northbound", Fixture("follower.txt"),
+        Row("OVN_Northbound", true, false, kCid, "68ff0e4c-0000-4000-8000-000000000000", 5)}});
 }
 
 TEST(MetricsGoldenTest, DisconnectedCandidate) {
-  ExpectGolden("candidate", {{"OVN_Northbound", Fixture("disconnected-candidate.txt"),
-                              Row("OVN_Northbound", false, false, kCid,
-                                  "63559766-e4f9-4f00-a9d6-5b4f41b9af04", 5)}});
+  ExpectGolden(
+      "candidate",
+      {{"OVN_Northbound", Fixture("disconnected-candidate.txt"),
+        Row("OVN_Northbound", false, false, kCid, "63559766-e4f9-4f00-a9d6-5b4f41b9af04", 5)}});
 }
 
 TEST(MetricsGoldenTest, Joining) {
@@ -168,8 +173,8 @@ TEST(MetricsGoldenTest, Joining) {
 }
 
 TEST(MetricsGoldenTest, StaleMemberAtTheSameAddress) {
-  ExpectGolden("stale-member", {{"OVN_Northbound", Fixture("fresh-restart-leader.txt"),
-                                 std::nullopt}},
+  ExpectGolden("stale-member",
+               {{"OVN_Northbound", Fixture("fresh-restart-leader.txt"), std::nullopt}},
                {"--cluster.expected-members=3"});
 }
 

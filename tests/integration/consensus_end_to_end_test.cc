@@ -1,6 +1,6 @@
 // End to end: a real Prometheus scrapes three real exporters beside a real 3-member NB+SB
 // cluster and evaluates alerts/. In every scenario the recording rules must reach the same
-// verdicts as the C++ reference analysis (exporter/consensus.cc) fed the members' /status, and
+// verdicts as the C++ reference analysis (consensus/consensus.cc) fed the members' /status, and
 // exactly the expected alerts must be pending or firing.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>

@@ -151,9 +151,9 @@ TEST(RaftMetricsTest, FailedReadIsUpZeroWithCountedReason) {
   // Every other known reason is there from the start, at 0.
   const auto reasons = m.All("ovn_raft_exporter_errors_total", {{"db", "OVN_Southbound"}});
   EXPECT_EQ(reasons.size(), std::size(kAllErrorCodes));
-  EXPECT_EQ(m.Value("ovn_raft_exporter_errors_total",
-                    {{"db", "OVN_Southbound"}, {"reason", "timeout"}}),
-            0);
+  EXPECT_EQ(
+      m.Value("ovn_raft_exporter_errors_total", {{"db", "OVN_Southbound"}, {"reason", "timeout"}}),
+      0);
   EXPECT_FALSE(m.Value("ovn_raft_role").has_value());
   EXPECT_FALSE(m.Value("ovn_raft_server_info").has_value());
 }
