@@ -113,8 +113,9 @@ if command -v openssl >/dev/null && ovsdb-server --help 2>&1 | grep -q -- --priv
   save ssl-single "$work/ssl" 1 nb
   "$cluster" stop "$work/ssl"
 fi
-# Short-lived lines, tried a few times: "Election timer: N (changing to M)" while a leader
-# changes its timer, "Adding server" while a member joins. Saved only when caught.
+# Short-lived lines: "Election timer: N (changing to M)" while a leader changes its timer (held
+# open by freezing the followers), "Adding server" while a member joins (tried a few times).
+# Saved only when caught.
 c=$work/transient
 "$cluster" start "$c" 3 "$(port)" >/dev/null 2>&1
 l=$("$cluster" leader "$c" nb)
@@ -128,15 +129,13 @@ catch_status() { # PATTERN NAME TRIES
   done
   return 1
 }
-timer=1000
-for _ in $(seq 20); do
-  timer=$((timer * 2 > 60000 ? 1000 : timer * 2))
-  appctl "$ctl" cluster/change-election-timer OVN_Northbound "$timer" >/dev/null 2>&1 &
-  caught=0
-  catch_status "changing to" leader-changing-timer 20 && caught=1
-  wait
-  [ "$caught" = 1 ] && break
-done
+# The timer change stays pending while no follower can acknowledge it: freeze them
+# (SIGSTOP), ask for the change, read the status, thaw them.
+for n in 1 2 3; do [ "$n" = "$l" ] || "$cluster" freeze "$c" "$n" nb; done
+appctl "$ctl" cluster/change-election-timer OVN_Northbound 2000 >/dev/null 2>&1 || true
+catch_status "changing to" leader-changing-timer 20 || true
+for n in 1 2 3; do [ "$n" = "$l" ] || "$cluster" thaw "$c" "$n" nb; done
+WAIT_SECONDS=30 "$cluster" wait "$c" >/dev/null 2>&1 || true
 for n in 4 5 6; do
   "$cluster" add "$c" "$n" >/dev/null 2>&1 &
   caught=0

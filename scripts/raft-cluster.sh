@@ -13,6 +13,7 @@
 #   raft-cluster.sh leader DIR db                      print the member number of db's leader
 #   raft-cluster.sh ctl|sock DIR N db                  print a member's unixctl / database socket
 #   raft-cluster.sh status DIR N db                    cluster/status of one member (ovs-appctl)
+#   raft-cluster.sh freeze|thaw DIR N [db]             SIGSTOP / SIGCONT member N (both dbs, or nb|sb)
 #   raft-cluster.sh cut DIR N                          firewall member N off from its peers (iptables)
 #   raft-cluster.sh heal DIR N                         remove that firewall
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
@@ -200,6 +201,13 @@ case "$1" in
   ctl) echo "$DIR/m$3/$4.ctl" ;;
   sock) echo "$DIR/m$3/$4.sock" ;;
   status) load_env; status "$3" "$4" ;;
+  freeze | thaw)
+    load_env
+    signal=STOP
+    [ "$1" = thaw ] && signal=CONT
+    for db in ${4:-${DBS[@]}}; do
+      running "$3" "$db" && kill -"$signal" "$(cat "$DIR/m$3/$db.pid")"
+    done ;;
   cut) load_env; cmd_cut "$3" ;;
   heal) load_env; cmd_heal ;;
   stop)

@@ -105,7 +105,7 @@ fi
 
 step "unit tests under AddressSanitizer + UBSan"
 cmake -S . -B build-asan -G Ninja -DOVN_RAFT_WERROR=ON -DOVN_RAFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-ninja -C build-asan unit_tests ovn-raft-exporter
+ninja -C build-asan unit_tests ovn-raft-exporter ovn-raft-report
 (cd build-asan && ctest -L unit -j"$jobs" --output-on-failure) 2>&1 | tee build-asan/ctest.log || status=1
 count build-asan/ctest.log
 
