@@ -72,7 +72,7 @@ def member_series(m, everyone):
         ("ovn_raft_term" + labels(base), m.term, False),
         ("ovn_raft_election_timer_seconds" + labels(base), lambda t: 1, False),
         # A candidate starts an election every few seconds (OVS 3.x raises its term each time,
-        # 3.4+ with pre-vote does not); the others' last one was long ago.
+        # 3.3+ with pre-vote does not); the others' last one was long ago.
         ("ovn_raft_last_election_started_timestamp_seconds" + labels(dict(base, reason="timeout")),
          lambda t: 60 * t - 2 if m.role == "candidate" else -86400, False),
         ("ovn_raft_log_next_index" + labels(base), lambda t: 5001, False),
@@ -256,7 +256,7 @@ def scenarios():
 
     # 4. Two members die at 5m: the survivor is a disconnected candidate that keeps starting
     # elections. It answers, so it is alive: 1 of the quorum of 2. Its term stays, as on OVS
-    # 3.4+ (pre-vote: an election no peer answers never raises it).
+    # 3.3+ (pre-vote: an election no peer answers never raises it).
     campaigner = {"namespace": NS, "instance": "10.0.0.1:10476", "job": "ovn-raft-exporter", "db": NB,
                   "server_id": "a1a1", "address": "tcp:10.0.0.1:6643"}
     members = [Member(*A, VIEW, role="leader", present=gone5), Member(*B, VIEW, present=gone5),

@@ -6,6 +6,8 @@
 // rewrites the files; review their diff like code.
 
 #include <gtest/gtest.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,22 +31,10 @@ using testing::ExporterProcess;
 using testing::FakeUnixServer;
 
 std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  return buffer.GetString();
 }
 
 std::string RequestId(const std::string& request) {
