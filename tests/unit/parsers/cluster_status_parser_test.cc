@@ -68,6 +68,22 @@ TEST(ClusterStatusParserTest, RealAddingServerOn40) {
   EXPECT_EQ(s.role, Role::kLeader);
 }
 
+// Captured live while the leader's followers were frozen (SIGSTOP), so that the change of its
+// election timer stayed uncommitted; 3.1.0 also caught a member joining.
+TEST(ClusterStatusParserTest, RealTimerChangeOn31And40) {
+  for (const std::string version : {"ovs-3.1.0", "ovs-4.0.0"}) {
+    SCOPED_TRACE(version);
+    const auto s = ParseClusterStatus(Fixture(version + "/leader-changing-timer.txt"));
+    EXPECT_TRUE(s.warnings.empty());
+    EXPECT_EQ(s.election_timer_ms, 1000u);
+    EXPECT_EQ(s.election_timer_target_ms, 2000u);
+    EXPECT_EQ(s.role, Role::kLeader);
+  }
+  const auto adding = ParseClusterStatus(Fixture("ovs-3.1.0/leader-adding-server.txt"));
+  ASSERT_EQ(adding.adding_servers.size(), 1u);
+  EXPECT_EQ(adding.adding_servers[0].phase_text, "adding: catchup");
+}
+
 TEST(ClusterStatusParserTest, RealLeader) {
   const ClusterStatus s = ParseClusterStatus(Fixture("ovs-3.1.0/leader.txt"));
   EXPECT_EQ(s.name, "OVN_Northbound");
