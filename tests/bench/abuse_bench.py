@@ -151,7 +151,9 @@ def main():
             print(f"hostile ({sys.argv[4]}): the exporter DIED")
             sys.exit(1)
         body = urllib.request.urlopen(url, timeout=30).read()
-        up = [l for l in body.decode().splitlines() if l.startswith("ovn_raft_up") or "exporter_errors_total{" in l]
+        # ovn_raft_up and the reasons counted (every reason is exported, most at 0)
+        up = [l for l in body.decode().splitlines() if l.startswith("ovn_raft_up")
+              or ("exporter_errors_total{" in l and not l.endswith(" 0"))]
         print(f"hostile ({sys.argv[4] if len(sys.argv) > 4 else ''}): {sum(1 for _, c in results if c == 200)}/20 "
               f"scrapes answered, max {round(max(t for t, _ in results), 3)} s, page {len(body)} bytes, "
               f"exporter {state} (target RSS < 64 MiB); {' '.join(up)}")
