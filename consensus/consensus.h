@@ -48,13 +48,35 @@ struct ClusterConsensus {
   std::map<std::string, std::string> majority_view;    // ID -> address, when has_majority
   std::map<std::string, ViewDifferences> differences;  // reporter -> its differences (majority)
   std::map<std::string, int> suspect_scores;           // every named ID -> its score
-  // Silent IDs with a sign of staleness (host unexpected or claimed by another ID, cluster
-  // larger than expected), trimmed to the top `excess` scores (ties kept) when it is larger.
+  // Members a living member vouches for (as ovn_raft_cluster_member:alive:bool): where a leader
+  // reports, the leaders and the members a leader heard from within two election timers;
+  // else the members in contact with a majority and the peers they hold established Raft
+  // connections with; with no contact anywhere, each reporter itself.
+  std::set<std::string> alive;
+  // Votes needed in the view the cluster acts on: the leader's, else the majority view's,
+  // else the largest. 0 when no reporter has a view.
+  int quorum = 0;
+  int failure_tolerance() const { return static_cast<int>(alive.size()) - quorum; }
+  // Silent IDs no living member vouches for, with evidence of staleness (host unexpected, host
+  // held by a live ID, cluster larger than expected). When the cluster is `excess` (1 to
+  // kTrimmedExcessMax) larger than expected, only those scoring above the next candidate are
+  // suspects, at most `excess`; candidates tied at that boundary are `undecided` instead.
   std::set<std::string> stale_suspects;
   std::vector<std::string> ranked_suspects;  // stale_suspects, most suspect first
-  int leaders = 0;                           // reporters in the leader role
-  std::set<std::string> leader_ids;          // leaders the reporters follow
+  std::set<std::string> undecided;           // tied candidates: no kick is advised for them
+  int leader_claims = 0;                     // reporters in the leader role
+  std::set<std::string> leader_ids;          // leaders the members know (claimed or followed)
 };
+
+// Whether a cluster keeps its quorum: healthy while it tolerates a further failure, at risk
+// when one more failure loses it, lost when fewer members are alive than the quorum.
+enum class QuorumVerdict { kHealthy, kAtRisk, kLost };
+QuorumVerdict VerdictOf(const ClusterConsensus& c);
+const char* QuorumVerdictName(QuorumVerdict v);
+
+// Nothing to act on: views agree, every named member reports, one leader, the expected size
+// and hosts, and the quorum not lost (nor at risk, but for a cluster of one).
+bool IsHealthy(const ClusterConsensus& c);
 
 // One result per cluster ID among `members` (all of one database).
 std::vector<ClusterConsensus> AnalyzeConsensus(const std::vector<MemberReport>& members,

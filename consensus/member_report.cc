@@ -11,6 +11,12 @@ std::string Str(const rapidjson::Value& o, const char* key) {
   return std::string(it->value.GetString(), it->value.GetStringLength());
 }
 
+std::optional<std::uint64_t> Uint(const rapidjson::Value& o, const char* key) {
+  const auto it = o.FindMember(key);
+  if (it == o.MemberEnd() || !it->value.IsUint64()) return std::nullopt;
+  return it->value.GetUint64();
+}
+
 }  // namespace
 
 std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::string& source) {
@@ -42,11 +48,21 @@ std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::s
       r.role = Str(s, "role");
       r.leader = Str(s, "leader");
       if (r.leader == "self") r.leader = r.server_id;
-      if (s.HasMember("term") && s["term"].IsUint64()) r.term = s["term"].GetUint64();
+      r.term = Uint(s, "term");
+      r.election_timer_ms = Uint(s, "election_timer_ms");
       if (s.HasMember("servers") && s["servers"].IsArray()) {
         for (const auto& e : s["servers"].GetArray()) {
           if (!e.IsObject() || !e.HasMember("address") || !e["address"].IsObject()) continue;
-          r.view[Str(e, "server_id")] = Str(e["address"], "raw");
+          const std::string id = Str(e, "server_id");
+          r.view[id] = Str(e["address"], "raw");
+          if (const auto ago = Uint(e, "last_msg_ms_ago")) r.heard_ms_ago[id] = *ago;
+        }
+      }
+      if (s.HasMember("connections") && s["connections"].IsArray()) {
+        for (const auto& c : s["connections"].GetArray()) {
+          if (!c.IsObject() || !c.HasMember("connected") || !c["connected"].IsBool()) continue;
+          const std::string peer = Str(c, "peer");
+          if (c["connected"].GetBool() && peer != "0000") r.established.insert(peer);
         }
       }
     }

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ struct MemberReport {
   std::optional<std::uint64_t> term;
   std::optional<bool> connected;            // _Server
   std::map<std::string, std::string> view;  // member ID -> address, this member's Servers:
+  // What this member hears of the others, the evidence of who is alive: the time since it
+  // last heard from each member (printed by the leader), its election timer, and the peers
+  // it holds an established Raft connection with.
+  std::map<std::string, std::uint64_t> heard_ms_ago;
+  std::optional<std::uint64_t> election_timer_ms;
+  std::set<std::string> established;
 };
 
 // Decodes the JSON of one exporter's /status into one report per database. Empty on bad JSON.

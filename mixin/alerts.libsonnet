@@ -40,7 +40,7 @@
           },
           {
             alert: 'OVNRaftMultipleLeaders',
-            expr: "ovn_raft_cluster:leaders:count > 1" % $._config.labels,
+            expr: "ovn_raft_cluster:leader_claims:count > 1" % $._config.labels,
             'for': '2m',
             labels: { severity: 'critical' },
             annotations: {
@@ -106,7 +106,8 @@
           },
           {
             alert: 'OVNRaftQuorumAtRisk',
-            expr: "ovn_raft_cluster:failure_tolerance:count == 0" % $._config.labels,
+            // Not for a member split off into a cluster of its own: OVNRaftClusterIDSplit pages.
+            expr: "ovn_raft_cluster:failure_tolerance:count == 0 unless on (%(cluster)s) %(splitOff)s" % $._config.labels,
             'for': '10m',
             labels: { severity: 'warning' },
             annotations: {
@@ -177,7 +178,12 @@
           },
           {
             alert: 'OVNRaftMemberNotReporting',
-            expr: "ovn_raft_cluster_member:silent:named_by unless on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:named_by" % $._config.labels,
+            // A stale suspect pages as such, and a member whose exporter is down as OVNRaftExporterDown.
+            expr: |||
+              ovn_raft_cluster_member:silent:named_by
+                unless on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:named_by
+                unless on (%(cluster)s, member_id) ovn_raft_cluster_member:exporter_down:bool
+            ||| % $._config.labels,
             'for': '15m',
             labels: { severity: 'warning' },
             annotations: {
@@ -210,7 +216,7 @@
           },
           {
             alert: 'OVNRaftTooFewMembers',
-            expr: "ovn_raft_cluster:members_vs_expected:diff < 0" % $._config.labels,
+            expr: "ovn_raft_cluster:members_vs_expected:diff < 0 unless on (%(cluster)s) %(splitOff)s" % $._config.labels,
             'for': '15m',
             labels: { severity: 'warning' },
             annotations: {

@@ -50,6 +50,9 @@
       backlogEntries: $._config.backlogEntries,
       leaderChangesThreshold: $._config.leaderChangesThreshold,
       leaderChangesWindow: $._config.leaderChangesWindow,
+      // The smaller clusters of a database whose members split into several cluster IDs.
+      splitOff: '(ovn_raft_cluster:members_union:count < on (%s) group_left max by (%s) (ovn_raft_cluster:members_union:count))'
+                % [self.deploymentDb, self.deploymentDb],
     },
   },
 }

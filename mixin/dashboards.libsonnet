@@ -206,8 +206,11 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
                 q('ovn_raft_db_host:missing_member:bool{%s}' % msel, instant=true, mayBeEmpty=true),
               ], 12, 58, 12, 8),
         table('Stale suspects, ranked',
-              'Score: host not expected 1000, not reporting 100, host claimed by another ID 50, plus 10 minus the reporters naming it. Trimmed to the excess over the expected size.',
-              [q('sort_desc(ovn_raft_cluster_member:stale_suspect:score{%s})' % csel, instant=true, mayBeEmpty=true)],
+              'Score: host not expected 1000, not reporting 100, host claimed by another ID 50, plus 10 minus the reporters naming it. Never a member a living member hears from; trimmed to the excess over the expected size. Undecided: tied at that boundary, so none is named (see RUNBOOK.md, OVNRaftStaleMember).',
+              [
+                q('sort_desc(ovn_raft_cluster_member:stale_suspect:score{%s})' % csel, instant=true, mayBeEmpty=true),
+                q('sort_desc(ovn_raft_cluster_member:stale_undecided:score{%s})' % csel, instant=true, mayBeEmpty=true),
+              ],
               0, 66, 12, 6),
         table('Alive members', 'Members a living member vouches for (a member without a row is unknown, not dead).',
               [q('ovn_raft_cluster_member:alive:bool{%s}' % csel, instant=true)], 12, 66, 12, 6),

@@ -24,11 +24,21 @@
       $._config.labels.cluster, minority, $._config.labels.cluster,
       std.join(' or ', [slot(j) for j in std.range(1, k - 1)]),
     ],
+  // Silent members with evidence of staleness that no living member vouches for. Safety
+  // first: a member any living member is in contact with (ovn_raft_cluster_member:alive:bool)
+  // is never a candidate, nor one first named less than a minute ago (a member that just
+  // joined may be listed by one member before the leader's report vouches for it). The
+  // evidence: the host is not expected; or a live ID holds the same host; or the cluster is
+  // larger than expected (then ties are settled by the ranking, or not at all).
   local staleCandidates = |||
     (
-      ovn_raft_cluster_member:suspect:score
-        and on (%(cluster)s, member_id) ovn_raft_cluster_member:silent:named_by
+      (
+        ovn_raft_cluster_member:suspect:score
+          and on (%(cluster)s, member_id) ovn_raft_cluster_member:silent:named_by
+      )
+      unless on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
     )
+    and on (%(cluster)s, member_id) (ovn_raft_cluster_member:named_by:count offset 1m)
     and on (%(cluster)s, member_id)
     (
       max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by)
@@ -36,6 +46,7 @@
       max by (%(cluster)s, member_id) (
         max by (%(cluster)s, member_id, host) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
           and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
+          and on (%(cluster)s, host) ovn_raft_cluster_host:live_members:count
       )
       or
       (
@@ -44,6 +55,20 @@
       )
     )
   ||| % $._config.labels,
+  // The e-th highest candidate score of each cluster is the least a suspect must beat: only
+  // candidates scoring strictly above the (e+1)-th are named, so a tie at the boundary names
+  // nobody (ovn_raft_cluster_member:stale_undecided:score says who and why).
+  local candidatesOfExcess(e) = |||
+    (
+      ovn_raft_cluster_member:stale_candidate:score
+        > on (%(cluster)s) group_left
+      min by (%(cluster)s) (topk by (%(cluster)s) (%(next)d, ovn_raft_cluster_member:stale_candidate:score))
+      or
+      ovn_raft_cluster_member:stale_candidate:score
+        and on (%(cluster)s) (count by (%(cluster)s) (ovn_raft_cluster_member:stale_candidate:score) <= %(e)d)
+    )
+    and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff == %(e)d)
+  ||| % ($._config.labels { e: e, next: e + 1 }),
 
   prometheusRules+:: {
     groups+: [
@@ -264,72 +289,8 @@
             ||| % $._config.labels,
           },
           {
-            // How suspect each member is of being stale, in tiers: its host is not expected
-            // (1000), it does not report itself (100), its host is claimed by another ID (50),
-            // then 10 minus the reporters naming it (fewer: more suspect).
-            record: 'ovn_raft_cluster_member:suspect:score',
-            expr: |||
-              (10 - clamp_max(ovn_raft_cluster_member:named_by:count, 10))
-              + 100 * (
-                ovn_raft_cluster_member:silent:named_by > bool 0
-                or ovn_raft_cluster_member:named_by:count * 0
-              )
-              + 50 * (
-                max by (%(cluster)s, member_id) (
-                  max by (%(cluster)s, member_id, host) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
-                    and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
-                ) * 0 + 1
-                or ovn_raft_cluster_member:named_by:count * 0
-              )
-              + 1000 * (
-                max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1
-                or ovn_raft_cluster_member:named_by:count * 0
-              )
-            ||| % $._config.labels,
-          },
-          {
-            // Silent members with a sign of staleness: their host is unexpected or claimed by
-            // another ID, or the cluster is larger than expected; valued by their score.
-            record: 'ovn_raft_cluster_member:stale_candidate:score',
-            expr: staleCandidates,
-          },
-          {
-            // The stale suspects, ranked by score: silent members with a sign of staleness;
-            // when the cluster is larger than expected, only the top ones, as many as the
-            // excess (ties kept).
-            record: 'ovn_raft_cluster_member:stale_suspect:score',
-            expr: std.join('\nor
-', [
-              |||
-                %(candidates)s
-                >= on (%(cluster)s) group_left
-                min by (%(cluster)s) (topk by (%(cluster)s) (%(excess)d, %(candidates)s))
-                and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff == %(excess)d)
-              ||| % ($._config.labels { candidates: 'ovn_raft_cluster_member:stale_candidate:score', excess: e })
-              for e in std.range(1, $._config.minoritySlots)
-            ] + [
-              |||
-                %(candidates)s
-                unless on (%(cluster)s)
-                (ovn_raft_cluster:members_vs_expected:diff >= 1 and ovn_raft_cluster:members_vs_expected:diff <= %(slots)d)
-              ||| % ($._config.labels { candidates: 'ovn_raft_cluster_member:stale_candidate:score', slots: $._config.minoritySlots }),
-            ]),
-          },
-          {
-            // Kept from 0.1 (OVNRaftStaleMember): the suspects with their host and address,
-            // valued by how many reporters name them.
-            record: 'ovn_raft_cluster_member:stale_suspect:named_by',
-            expr: |||
-              (
-                max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""}) * 0
-                  + on (%(cluster)s, member_id) group_left
-                ovn_raft_cluster_member:named_by:count
-              )
-              and on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:score
-            ||| % $._config.labels,
-          },
-          {
-            record: 'ovn_raft_cluster:leaders:count',
+            // Reporters in the leader role (OVNRaftMultipleLeaders); the leader's own word.
+            record: 'ovn_raft_cluster:leader_claims:count',
             expr: |||
               sum by (%(cluster)s) (
                 ovn_raft_role{%(selector)s, role="leader"}
@@ -355,6 +316,12 @@
                 )
               )
             ||| % $._config.labels,
+          },
+          {
+            // The leaders the members know, claimed or followed: a leader whose exporter is down
+            // still counts, because its followers name it.
+            record: 'ovn_raft_cluster:leaders:count',
+            expr: "ovn_raft_cluster:leader_ids:count",
           },
           {
             record: 'ovn_raft_cluster:term:max',
@@ -393,8 +360,24 @@
             ||| % $._config.labels,
           },
           {
+            // The quorum of the view the cluster acts on: the leader's; without a leader's report, the
+            // majority view's; else the largest. A stale ID in one lagging follower's view does not
+            // raise it.
             record: 'ovn_raft_cluster:quorum:size',
             expr: |||
+              max by (%(cluster)s) (
+                ovn_raft_quorum_size{%(selector)s}
+                  * on (%(member)s) group_left (cluster_id)
+                (ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1))
+              )
+              or
+              max by (%(cluster)s) (
+                ovn_raft_quorum_size{%(selector)s}
+                  * on (%(member)s) group_left (cluster_id, server_id)
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                  and on (%(cluster)s, server_id) (ovn_raft_cluster_reporter:majority_view:bool == 1)
+              )
+              or
               max by (%(cluster)s) (
                 ovn_raft_quorum_size{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
@@ -443,7 +426,7 @@
                     (ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_connected{%(selector)s} == 1))
                   )
                 )
-                unless on (%(cluster)s) (ovn_raft_cluster:leaders:count > 0)
+                unless on (%(cluster)s) (ovn_raft_cluster:leader_claims:count > 0)
               )
               or
               (
@@ -461,6 +444,121 @@
           {
             record: 'ovn_raft_cluster:failure_tolerance:count',
             expr: "ovn_raft_cluster:live_members:count - ovn_raft_cluster:quorum:size" % $._config.labels,
+          },
+          {
+            // Hosts held by a live member ID, and how many.
+            record: 'ovn_raft_cluster_host:live_members:count',
+            expr: |||
+              count by (%(cluster)s, host) (
+                max by (%(cluster)s, host, member_id) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
+                  and on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // The identity each exporter last reported per database, kept (by reading this rule's own
+            // last value) while the exporter cannot be scraped, and dropped with its target: what ties
+            // a failed scrape to the member ID and host it watches.
+            record: 'ovn_raft_instance:server_info:last',
+            expr: |||
+              max by (%(deployment)s, instance, db, cluster_id, server_id, host) (ovn_raft_server_info{%(selector)s, cluster_id!=""})
+              or
+              (
+                ovn_raft_instance:server_info:last
+                  unless on (%(deployment)s, instance, db) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+              )
+              and on (%(deployment)s, instance) up{%(exporterSelector)s}
+            ||| % $._config.labels,
+          },
+          {
+            // Members on the host of an exporter that cannot be scraped: OVNRaftExporterDown explains
+            // their silence (the old and the new ID alike when the pod restarted).
+            record: 'ovn_raft_cluster_member:exporter_down:bool',
+            expr: |||
+              max by (%(cluster)s, member_id) (
+                ovn_raft_member_info{%(selector)s, cluster_id!=""}
+                  and on (%(deploymentDb)s, cluster_id, host)
+                (ovn_raft_instance:server_info:last and on (%(deployment)s, instance) (up{%(exporterSelector)s} == 0))
+              ) * 0 + 1
+            ||| % $._config.labels,
+          },
+          {
+            // How suspect each member is of being stale, in tiers: its host is not expected
+            // (1000), it does not report itself (100), its host is claimed by another ID (50),
+            // then 10 minus the reporters naming it (fewer: more suspect).
+            record: 'ovn_raft_cluster_member:suspect:score',
+            expr: |||
+              (10 - clamp_max(ovn_raft_cluster_member:named_by:count, 10))
+              + 100 * (
+                ovn_raft_cluster_member:silent:named_by > bool 0
+                or ovn_raft_cluster_member:named_by:count * 0
+              )
+              + 50 * (
+                max by (%(cluster)s, member_id) (
+                  max by (%(cluster)s, member_id, host) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
+                    and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
+                ) * 0 + 1
+                or ovn_raft_cluster_member:named_by:count * 0
+              )
+              + 1000 * (
+                max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1
+                or ovn_raft_cluster_member:named_by:count * 0
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // Silent members with a sign of staleness: their host is unexpected or claimed by
+            // another ID, or the cluster is larger than expected; valued by their score.
+            record: 'ovn_raft_cluster_member:stale_candidate:score',
+            expr: staleCandidates,
+          },
+          {
+            // The stale suspects, ranked by score: every candidate; when the cluster is 1 to
+            // minoritySlots larger than expected, only those that beat the next candidate, at most as
+            // many as the excess.
+            record: 'ovn_raft_cluster_member:stale_suspect:score',
+            expr: std.join('\nor\n', [
+              candidatesOfExcess(e)
+              for e in std.range(1, $._config.minoritySlots)
+            ] + [
+              |||
+                ovn_raft_cluster_member:stale_candidate:score
+                unless on (%(cluster)s)
+                (ovn_raft_cluster:members_vs_expected:diff >= 1 and ovn_raft_cluster:members_vs_expected:diff <= %(slots)d)
+              ||| % ($._config.labels { slots: $._config.minoritySlots }),
+            ]),
+          },
+          {
+            // Candidates the evidence cannot tell apart: tied at the excess-th place, so that naming
+            // them would name more IDs than the excess. None is named a suspect; the operator decides.
+            record: 'ovn_raft_cluster_member:stale_undecided:score',
+            expr: std.join('\nor\n', [
+              |||
+                (
+                  ovn_raft_cluster_member:stale_candidate:score
+                    >= on (%(cluster)s) group_left
+                  min by (%(cluster)s) (topk by (%(cluster)s) (%(next)d, ovn_raft_cluster_member:stale_candidate:score))
+                )
+                and on (%(cluster)s) (count by (%(cluster)s) (ovn_raft_cluster_member:stale_candidate:score) > %(e)d)
+                and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff == %(e)d)
+                unless on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:score
+                unless on (%(cluster)s) (count by (%(cluster)s) (ovn_raft_cluster_member:stale_suspect:score) >= %(e)d)
+              ||| % ($._config.labels { e: e, next: e + 1 })
+              for e in std.range(1, $._config.minoritySlots)
+            ]),
+          },
+          {
+            // Kept from 0.1 (OVNRaftStaleMember): the suspects with their host and address,
+            // valued by how many reporters name them.
+            record: 'ovn_raft_cluster_member:stale_suspect:named_by',
+            expr: |||
+              (
+                max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""}) * 0
+                  + on (%(cluster)s, member_id) group_left
+                ovn_raft_cluster_member:named_by:count
+              )
+              and on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:score
+            ||| % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster_member:replication_lag:entries',

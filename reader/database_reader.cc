@@ -6,6 +6,18 @@
 #include "parsers/utf8.h"
 
 namespace ovn_raft {
+namespace {
+
+// ovsdb-server answered, and does not serve the database: its _Server has no row for it (when
+// the database socket is read), and cluster/status answers "unknown cluster".
+bool NoLongerServed(const DatabaseReading& r, bool read_server) {
+  const bool unknown = r.status_error && r.status_error->code == ErrorCode::kRpcError &&
+                       r.status_error->message.find("unknown cluster") != std::string::npos;
+  return unknown && (!read_server || (!r.server && r.server_error &&
+                                      r.server_error->code == ErrorCode::kProtocolError));
+}
+
+}  // namespace
 
 DatabaseReader::DatabaseReader(const std::vector<DatabaseTarget>& targets,
                                const CallOptions& options, std::size_t max_members)
@@ -85,6 +97,14 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     if (r.status_error && r.server && r.server->model != "clustered") {
       r.status_error = Error{ErrorCode::kNotClustered, r.target.name + " is a " + r.server->model +
                                                            " database, not clustered"};
+    }
+    if (r.status && r.status->cluster_id_known) slots_[i]->was_member = true;
+    if (slots_[i]->was_member && NoLongerServed(r, select != nullptr)) {
+      r.status = ClusterStatus{};
+      r.status->status = MemberStatus::kLeft;
+      r.status->status_text = "left (the server no longer serves the database)";
+      r.status_error.reset();
+      r.server_error.reset();
     }
     s.databases.push_back(std::move(r));
   }

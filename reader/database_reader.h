@@ -2,6 +2,11 @@
 
 // The I/O edge: reads every watched database from the local ovsdb-server over connections kept
 // open between rounds. Read-only: sends only `cluster/status` and a _Server select.
+//
+// A database this process has read as a cluster member and that the server then stops
+// serving has left its cluster (`cluster/leave`: ovsdb-server removes the database once it
+// has left): a state, reported as status "left", not a read error. One never served here is
+// an error (a wrong --ovsdb.database name, or the member left before the exporter started).
 
 #include <chrono>
 #include <memory>
@@ -31,6 +36,7 @@ class DatabaseReader {
     DatabaseTarget target;
     JsonRpcConnection ctl;
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
+    bool was_member = false;                  // this process has read it as a cluster member
   };
 
   Snapshot ReadRound(std::chrono::milliseconds timeout, std::size_t* reply_bytes);

@@ -52,8 +52,8 @@ std::string CtlPath(const std::string& db, const std::vector<MemberReport>& memb
   return "/var/run/ovn/" + (it == kNames.end() ? db : it->second) + ".ctl";
 }
 
-// Prints the analysis of one cluster; returns whether it is healthy.
-bool PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c) {
+// Prints the analysis of one cluster.
+void PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c) {
   std::printf("  cluster %s: %zu reporting; views %s; majority view: %s\n", c.cluster_id.c_str(),
               c.reporters.size(), c.all_agree ? "all agree" : "DISAGREE",
               c.has_majority ? ("yes (" + Join(c.majority_reporters) + ")").c_str() : "NONE");
@@ -61,12 +61,23 @@ bool PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
     std::printf("    minority: %s\n", Join(c.minority_reporters).c_str());
   }
   std::printf(
-      "    members named: %zu%s; leaders: %d, followed: %s\n", c.union_members.size(),
+      "    members named: %zu%s; leader claims: %d; leaders known: %s\n", c.union_members.size(),
       c.expected_members ? (" (expected " + std::to_string(*c.expected_members) + ")").c_str() : "",
-      c.leaders, Join(c.leader_ids).c_str());
+      c.leader_claims, Join(c.leader_ids).c_str());
+  std::printf("    alive (a living member vouches for them): %s\n", Join(c.alive).c_str());
+  const QuorumVerdict verdict = VerdictOf(c);
+  std::printf("    verdict: %s: %zu alive, quorum %d, %s\n", QuorumVerdictName(verdict),
+              c.alive.size(), c.quorum,
+              verdict == QuorumVerdict::kLost
+                  ? "no writes, elections or membership changes until members return"
+                  : ("tolerates " + std::to_string(c.failure_tolerance()) + " more failure" +
+                     (c.failure_tolerance() == 1 ? "" : "s"))
+                        .c_str());
   for (const auto& [id, n] : c.silent) {
     std::printf("    not reporting: %s (named by %d)%s\n", id.c_str(), n,
-                c.stale_suspects.count(id) ? " STALE SUSPECT" : "");
+                c.stale_suspects.count(id) ? " STALE SUSPECT"
+                : c.alive.count(id)        ? " alive"
+                                           : "");
   }
   for (const auto& [host, ids] : c.host_conflicts) {
     std::printf("    host %s claimed by %s\n", host.c_str(), Join(ids).c_str());
@@ -99,14 +110,17 @@ bool PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
     }
     std::printf("\n");
   }
+  if (!c.undecided.empty()) {
+    std::printf(
+        "    cannot tell apart: %s score alike and no living member hears any of them, but "
+        "the cluster has fewer extra members than that; no removal advised: see the runbook, "
+        "OVNRaftStaleMember\n",
+        Join(c.undecided).c_str());
+  }
   for (const auto& id : c.ranked_suspects) {
     std::printf("    to remove %s, from a healthy member: ovs-appctl -t %s cluster/kick %s %s\n",
                 id.c_str(), ctl.c_str(), db.c_str(), id.c_str());
   }
-  return c.all_agree && c.silent.empty() && c.host_conflicts.empty() &&
-         c.unexpected_members.empty() && c.missing_hosts.empty() && c.leaders == 1 &&
-         c.leader_ids.size() == 1 &&
-         (!c.expected_members || static_cast<int>(c.union_members.size()) == *c.expected_members);
 }
 
 const char kEnvPrefix[] = "OVN_RAFT_REPORT_";
@@ -208,7 +222,10 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
       healthy = false;
     }
     const std::string ctl = CtlPath(db, members);
-    for (const auto& c : clusters) healthy = PrintConsensus(db, ctl, c) && healthy;
+    for (const auto& c : clusters) {
+      PrintConsensus(db, ctl, c);
+      healthy = IsHealthy(c) && healthy;
+    }
   }
   return healthy ? 0 : 1;
 }

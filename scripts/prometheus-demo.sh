@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A real Prometheus (Debian's package) scraping exporters, with this repository's recording
 # rules and alerts, evaluated every 2 s so that the demo and the end-to-end test see changes fast.
+# OVN_RAFT_FOR_SPEEDUP=N (start): the alerts' for: durations divided by N (a copy in DIR), so
+# that a test can watch a whole for: window fire; the recording rules are used as shipped.
 #
 #   prometheus-demo.sh start DIR PORT EXPORTER_URL...   start; pid in DIR/prometheus.pid
 #   prometheus-demo.sh retarget DIR EXPORTER_URL...     scrape these instead (reloads)
@@ -8,6 +10,20 @@
 #   prometheus-demo.sh summary PORT                     the rules' verdicts and firing alerts
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+
+alerts_file() { # DIR: the shipped alerts, or DIR's sped-up copy when start made one
+  if [ -f "$1/alerts.yaml" ]; then echo "$1/alerts.yaml"; else echo "$root/alerts/ovn-raft-alerts.yaml"; fi
+}
+
+speed_up_alerts() { # DIR N: DIR/alerts.yaml with every for: divided by N (whole seconds, >= 1)
+  awk -v n="$2" '
+    /^ *for: [0-9]+[smh]$/ {
+      match($0, /[0-9]+[smh]$/); v = substr($0, RSTART, RLENGTH - 1); u = substr($0, RSTART + RLENGTH - 1, 1)
+      s = v * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = int(s / n); if (s < 1) s = 1
+      print substr($0, 1, RSTART - 1) s "s"; next
+    }
+    { print }' "$root/alerts/ovn-raft-alerts.yaml" >"$1/alerts.yaml"
+}
 
 write_config() { # DIR EXPORTER_URL...
   local dir=$1
@@ -21,7 +37,7 @@ global:
   evaluation_interval: 2s
 rule_files:
   - $root/alerts/ovn-raft-rules.yaml
-  - $root/alerts/ovn-raft-alerts.yaml
+  - $(alerts_file "$dir")
 scrape_configs:
   - job_name: ovn-raft-exporter
     static_configs:
@@ -35,6 +51,8 @@ start() {
   local dir=$1 port=$2
   shift 2
   mkdir -p "$dir/data"
+  rm -f "$dir/alerts.yaml"
+  [ "${OVN_RAFT_FOR_SPEEDUP:-1}" = 1 ] || speed_up_alerts "$dir" "$OVN_RAFT_FOR_SPEEDUP"
   write_config "$dir" "$@"
   prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
     --web.listen-address="127.0.0.1:$port" --log.level=warn >>"$dir/prometheus.log" 2>&1 &

@@ -52,6 +52,16 @@ int RaftCluster::Leader(const std::string& db) const {
   const std::string out = Run("leader " + dir_ + " " + db);
   return out.empty() ? 0 : std::stoi(out);
 }
+std::string RaftCluster::ServerId(int member, const std::string& db) const {
+  std::string out;
+  try {
+    out = Run("status " + dir_ + " " + std::to_string(member) + " " + db);
+  } catch (const std::runtime_error&) {
+    return "";
+  }
+  const auto at = out.find("Server ID: ");
+  return at == std::string::npos ? "" : out.substr(at + 11, 4);
+}
 void RaftCluster::Kill(int member) { Run("kill " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Restart(int member) { Run("restart " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::RestartFresh(int member) {
@@ -61,6 +71,9 @@ void RaftCluster::Split(int member) { Run("split " + dir_ + " " + std::to_string
 void RaftCluster::Add(int member) { Run("add " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Cut(int member) { Run("cut " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Heal() { Run("heal " + dir_); }
+void RaftCluster::Leave(int member, const std::string& db) {
+  Run("leave " + dir_ + " " + std::to_string(member) + " " + db);
+}
 void RaftCluster::Wait() { Run("wait " + dir_); }
 
 }  // namespace ovn_raft::testing

@@ -18,6 +18,8 @@ class RaftCluster {
   std::string Sock(int member, const std::string& db) const;
   static std::string DbName(const std::string& db);
   int Leader(const std::string& db) const;  // member number, 0 when none
+  // The member's short server ID ("Server ID:" of its cluster/status), "" when unreadable.
+  std::string ServerId(int member, const std::string& db) const;
   int port(const std::string& db) const { return db == "nb" ? base_port_ : base_port_ + 1; }
   void Kill(int member);
   void Restart(int member);  // same database, same ID
@@ -26,6 +28,7 @@ class RaftCluster {
   void Add(int member);  // a new member N joins at 127.0.0.N
   void Cut(int member);  // firewall the member off from its peers (iptables), keep it running
   void Heal();
+  void Leave(int member, const std::string& db);  // cluster/leave: the operator removes it
   void Wait();
   int members() const { return members_; }
   const std::string& dir() const { return dir_; }

@@ -32,7 +32,7 @@ TEST(ConsensusTest, Healthy) {
   EXPECT_EQ(r[0].majority_reporters.size(), 3u);
   EXPECT_TRUE(r[0].silent.empty());
   EXPECT_TRUE(r[0].stale_suspects.empty());
-  EXPECT_EQ(r[0].leaders, 1);
+  EXPECT_EQ(r[0].leader_claims, 1);
   EXPECT_EQ(r[0].leader_ids, (std::set<std::string>{"a"}));
 }
 
@@ -67,7 +67,7 @@ TEST(ConsensusTest, MinorityAndNoMajority) {
                        {3, {}});
   EXPECT_FALSE(none[0].has_majority);
   EXPECT_EQ(none[0].views, 3u);
-  EXPECT_EQ(none[0].leaders, 2);
+  EXPECT_EQ(none[0].leader_claims, 2);
   EXPECT_EQ(none[0].stale_suspects, (std::set<std::string>{"x"}));  // silent, 4 > 3 expected
 }
 
@@ -151,8 +151,9 @@ TEST(ConsensusTest, EachViewsDifferencesFromTheMajority) {
   EXPECT_TRUE(none[0].differences.empty());
 }
 
-TEST(ConsensusTest, SuspectsTrimmedToTheExcessWithTiesKept) {
-  // Two silent members named equally, one too many: both tie at the top and both are kept.
+TEST(ConsensusTest, TiedSuspectsAreUndecidedNotNamed) {
+  // Two silent members named equally, one too many: the evidence cannot tell them apart, so
+  // neither is named (no kick advised) and both are undecided.
   std::map<std::string, std::string> view = kThree;
   view["x"] = "tcp:10.0.0.8:6643";
   view["y"] = "tcp:10.0.0.9:6643";
@@ -160,13 +161,127 @@ TEST(ConsensusTest, SuspectsTrimmedToTheExcessWithTiesKept) {
       AnalyzeConsensus({Member("a", "leader", "a", view), Member("b", "follower", "a", view),
                         Member("c", "follower", "a", view)},
                        {4, {}});
-  EXPECT_EQ(tie[0].stale_suspects, (std::set<std::string>{"x", "y"}));
+  EXPECT_TRUE(tie[0].stale_suspects.empty());
+  EXPECT_EQ(tie[0].undecided, (std::set<std::string>{"x", "y"}));
+  // Two too many: both are needed to account for the excess, both named.
+  const auto both =
+      AnalyzeConsensus({Member("a", "leader", "a", view), Member("b", "follower", "a", view),
+                        Member("c", "follower", "a", view)},
+                       {3, {}});
+  EXPECT_EQ(both[0].stale_suspects, (std::set<std::string>{"x", "y"}));
+  EXPECT_TRUE(both[0].undecided.empty());
   // Expected hosts break the tie: y's host is expected, x's is not.
   const auto ranked =
       AnalyzeConsensus({Member("a", "leader", "a", view), Member("b", "follower", "a", view),
                         Member("c", "follower", "a", view)},
                        {4, {"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.9"}});
   EXPECT_EQ(ranked[0].ranked_suspects, (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(ranked[0].undecided.empty());
+}
+
+// The leader's word on who it hears from: last message within two election timers.
+MemberReport Leader(const std::map<std::string, std::string>& view,
+                    std::map<std::string, std::uint64_t> heard) {
+  MemberReport m = Member("a", "leader", "a", view);
+  m.election_timer_ms = 1000;
+  m.heard_ms_ago = std::move(heard);
+  m.connected = true;
+  return m;
+}
+
+// Issue 16: member c restarted fresh as d at the same address while its exporter was down.
+// Both c and d are silent, named alike, on the same host; the leader hears d. Only c may be
+// named: d is alive.
+TEST(ConsensusTest, FreshRestartWithExporterDownNeverNamesTheLiveId) {
+  auto four = kThree;
+  four["d"] = "tcp:10.0.0.3:6643";
+  auto b = Member("b", "follower", "a", four);
+  b.connected = true;
+  const auto r =
+      AnalyzeConsensus({Leader(four, {{"b", 100}, {"c", 90000}, {"d", 120}}), b}, {3, {}});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].silent, (std::map<std::string, int>{{"c", 2}, {"d", 2}}));
+  EXPECT_EQ(r[0].suspect_scores.at("c"), r[0].suspect_scores.at("d"));  // a tie by score
+  EXPECT_EQ(r[0].alive, (std::set<std::string>{"a", "b", "d"}));
+  EXPECT_EQ(r[0].stale_suspects, (std::set<std::string>{"c"}));
+  EXPECT_TRUE(r[0].undecided.empty());
+  // Without expectations, the host held by the live d is the evidence against c alone.
+  const auto unexpected = AnalyzeConsensus({Leader(four, {{"b", 100}, {"d", 120}}), b}, {});
+  EXPECT_EQ(unexpected[0].stale_suspects, (std::set<std::string>{"c"}));
+  // The leader hears neither (member 3's node died after the restart): no kick for either.
+  const auto dead = AnalyzeConsensus({Leader(four, {{"b", 100}}), b}, {3, {}});
+  EXPECT_TRUE(dead[0].stale_suspects.empty());
+  EXPECT_EQ(dead[0].undecided, (std::set<std::string>{"c", "d"}));
+  EXPECT_TRUE(AnalyzeConsensus({Leader(four, {{"b", 100}}), b}, {})[0].stale_suspects.empty());
+}
+
+TEST(ConsensusTest, AliveWithoutTheLeadersReport) {
+  // The leader's exporter is down: followers in contact with a majority vouch for themselves
+  // and the peers they hold established connections with.
+  auto b = Member("b", "follower", "a", kThree);
+  b.connected = true;
+  b.established = {"a"};
+  auto c = Member("c", "follower", "a", kThree);
+  c.connected = true;
+  c.established = {"a", "b"};
+  const auto r = AnalyzeConsensus({b, c}, {3, {}});
+  EXPECT_EQ(r[0].alive, (std::set<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(r[0].leader_claims, 0);
+  EXPECT_EQ(r[0].leader_ids, (std::set<std::string>{"a"}));  // the followers name it
+  EXPECT_EQ(r[0].quorum, 2);
+  EXPECT_EQ(VerdictOf(r[0]), QuorumVerdict::kHealthy);
+  // A lone survivor out of contact: alive by its own word, quorum lost.
+  auto lone = Member("b", "candidate", "unknown", kThree);
+  lone.connected = false;
+  const auto lost = AnalyzeConsensus({lone}, {3, {}});
+  EXPECT_EQ(lost[0].alive, (std::set<std::string>{"b"}));
+  EXPECT_EQ(lost[0].failure_tolerance(), -1);
+  EXPECT_EQ(VerdictOf(lost[0]), QuorumVerdict::kLost);
+  EXPECT_STREQ(QuorumVerdictName(VerdictOf(lost[0])), "quorum lost");
+}
+
+TEST(ConsensusTest, QuorumOfTheViewTheClusterActsOn) {
+  // A stale x lingers in c's lagging view alone: the leader's view (3, quorum 2) counts.
+  auto lagging = kThree;
+  lagging["x"] = "tcp:10.0.0.9:6643";
+  const auto r = AnalyzeConsensus(
+      {Leader(kThree, {{"b", 10}, {"c", 10}}), Member("b", "follower", "a", kThree),
+       Member("c", "follower", "a", lagging)},
+      {});
+  EXPECT_EQ(r[0].quorum, 2);
+  EXPECT_EQ(r[0].failure_tolerance(), 1);
+  // Without the leader's report, the majority view's (b and d agree; c lags).
+  auto d = Member("d", "follower", "a", kThree);
+  const auto majority = AnalyzeConsensus(
+      {Member("b", "follower", "a", kThree), Member("c", "follower", "a", lagging), d}, {});
+  EXPECT_EQ(majority[0].quorum, 2);
+  // Two of five dead: at risk; three: lost.
+  std::map<std::string, std::string> five = kThree;
+  five["d"] = "tcp:10.0.0.4:6643";
+  five["e"] = "tcp:10.0.0.5:6643";
+  const auto at_risk =
+      AnalyzeConsensus({Leader(five, {{"b", 10}, {"c", 10}}), Member("b", "follower", "a", five),
+                        Member("c", "follower", "a", five)},
+                       {5, {}});
+  EXPECT_EQ(at_risk[0].quorum, 3);
+  EXPECT_EQ(VerdictOf(at_risk[0]), QuorumVerdict::kAtRisk);
+  EXPECT_FALSE(IsHealthy(at_risk[0]));
+}
+
+TEST(ConsensusTest, HealthyNeedsEverythingInOrder) {
+  auto b = Member("b", "follower", "a", kThree);
+  auto c = Member("c", "follower", "a", kThree);
+  const auto healthy = AnalyzeConsensus({Leader(kThree, {{"b", 10}, {"c", 10}}), b, c}, {3, {}});
+  EXPECT_TRUE(IsHealthy(healthy[0]));
+  EXPECT_FALSE(IsHealthy(AnalyzeConsensus({Leader(kThree, {{"b", 10}, {"c", 10}}), b, c},
+                                          {4, {}})[0]));  // one member short
+  auto two_leaders = c;
+  two_leaders.role = "leader";
+  EXPECT_FALSE(
+      IsHealthy(AnalyzeConsensus({Leader(kThree, {{"b", 10}}), b, two_leaders}, {3, {}})[0]));
+  // A cluster of one tolerates no failure, by design.
+  const std::map<std::string, std::string> one{{"a", "tcp:10.0.0.1:6643"}};
+  EXPECT_TRUE(IsHealthy(AnalyzeConsensus({Leader(one, {})}, {1, {}})[0]));
 }
 
 TEST(ConsensusTest, HostOf) {
