@@ -1,6 +1,9 @@
 #include "cli/host_list.h"
 
+#include <arpa/inet.h>
+
 #include <cctype>
+#include <cstdint>
 #include <set>
 #include <sstream>
 
@@ -17,25 +20,25 @@ std::optional<std::vector<std::string>> ParseCidrList(const std::string& value) 
       item.erase(0, 1);
     if (item.empty()) continue;
     const auto slash = item.find('/');
-    const std::string ip = item.substr(0, slash);
-    int octets = 0;
-    std::stringstream parts(ip);
-    for (std::string octet; std::getline(parts, octet, '.');) {
-      const auto n = ParseUint(octet);
-      if (!n || *n > 255 || octet.size() > 3) return std::nullopt;
-      ++octets;
-    }
-    if (octets != 4 || ip.back() == '.') return std::nullopt;
+    std::string ip = item.substr(0, slash);
+    if (ip.size() > 2 && ip.front() == '[' && ip.back() == ']') ip = ip.substr(1, ip.size() - 2);
+    unsigned char buf[16];
+    const bool v4 = ip.find(':') == std::string::npos;
+    // inet_pton takes only the strict forms: dotted quads of 4 numbers, RFC 4291 text.
+    if (inet_pton(v4 ? AF_INET : AF_INET6, ip.c_str(), buf) != 1) return std::nullopt;
+    const unsigned max_bits = v4 ? 32 : 128;
+    std::uint64_t bits = max_bits;
     if (slash != std::string::npos) {
-      const auto bits = ParseUint(item.substr(slash + 1));
-      if (!bits || *bits > 32) return std::nullopt;
-    } else {
-      item += "/32";
+      const auto n = ParseUint(item.substr(slash + 1));
+      if (!n || *n > max_bits) return std::nullopt;
+      bits = *n;
     }
-    out.push_back(item);
+    out.push_back(ip + "/" + std::to_string(bits));
   }
   return out;
 }
+
+bool IsIpv6Cidr(const std::string& cidr) { return cidr.find(':') != std::string::npos; }
 
 std::optional<std::vector<std::string>> ParseHostList(const std::string& value) {
   std::set<std::string> hosts;

@@ -4,9 +4,11 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <variant>
 
 #include "cli/duration.h"
 #include "cli/host_list.h"
+#include "exporter/listen_address.h"
 #include "parsers/numbers.h"
 
 namespace ovn_raft {
@@ -17,7 +19,9 @@ const char kEnvPrefix[] = "OVN_RAFT_EXPORTER_";
 // The one list of flags: --help, the environment variable names and validation all use it.
 const std::vector<FlagSpec>& Flags() {
   static const std::vector<FlagSpec> flags = {
-      {"web.listen-address", "Address to listen on, HOST:PORT or :PORT (default :10476)."},
+      {"web.listen-address",
+       "Address to listen on: IP:PORT, [IP]:PORT (IPv6, or IPv4 for manifests that bracket "
+       "$(POD_IP)), [::]:PORT (both families) or :PORT (default :10476)."},
       {"web.telemetry-path", "Path under which to expose metrics (default /metrics)."},
       {"web.config.file", "File with basic_auth_users (bcrypt hashes), as in exporter-toolkit."},
       {"web.max-connections",
@@ -25,7 +29,8 @@ const std::vector<FlagSpec>& Flags() {
       {"web.request-timeout",
        "Deadline to receive a request, and for an idle keep-alive connection (default 2s)."},
       {"web.allowed-sources",
-       "Comma-separated IPv4 CIDRs allowed to connect, e.g. the scrapers' networks; others are "
+       "Comma-separated IPv4 or IPv6 CIDRs allowed to connect, e.g. the scrapers' networks; others "
+       "are "
        "refused before they take a worker (default: everyone)."},
       {"ovsdb.database",
        "NAME=CTL[,SOCK]: a clustered database, its unixctl socket and its database socket. "
@@ -95,10 +100,8 @@ std::optional<LogLevel> ParseLogLevel(const std::string& v) {
 // Returns an error message, or "" when `value` was applied.
 std::string Apply(Config& c, const std::string& flag, const std::string& value) {
   if (flag == "web.listen-address") {
-    const auto colon = value.rfind(':');
-    const auto port =
-        colon == std::string::npos ? std::nullopt : ParseUint(value.substr(colon + 1));
-    if (!port || *port > 65535) return "expected HOST:PORT or :PORT, got \"" + value + "\"";
+    const auto parsed = ParseListenAddress(value);
+    if (const auto* error = std::get_if<std::string>(&parsed)) return *error;
     c.listen_address = value;
   } else if (flag == "web.telemetry-path") {
     if (value.empty() || value[0] != '/' || value == "/") return "must start with / and not be /";
@@ -117,7 +120,7 @@ std::string Apply(Config& c, const std::string& flag, const std::string& value) 
     c.web_request_timeout = *d;
   } else if (flag == "web.allowed-sources") {
     auto cidrs = ParseCidrList(value);
-    if (!cidrs) return "expected IPv4 CIDRs separated by commas, got \"" + value + "\"";
+    if (!cidrs) return "expected IPv4 or IPv6 CIDRs separated by commas, got \"" + value + "\"";
     c.web_allowed_sources = std::move(*cidrs);
   } else if (flag == "ovsdb.database") {
     auto target = ParseDatabaseFlag(value);

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <exception>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "cli/host_list.h"
 #include "cli/log.h"
+#include "exporter/listen_address.h"
 
 namespace ovn_raft {
 namespace {
@@ -73,10 +76,20 @@ int HttpServer::OnRequest(mg_connection* conn) {
 
 std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
                                             const HttpServerOptions& options) {
-  // civetweb wants "PORT" for every interface and "IP:PORT" for one.
-  std::string ports = listen_address;
-  if (!ports.empty() && ports.front() == ':') ports.erase(0, 1);
-  if (ports.rfind("0.0.0.0:", 0) == 0) ports.erase(0, 8);
+  const auto parsed = ParseListenAddress(listen_address);
+  if (const auto* error = std::get_if<std::string>(&parsed)) return SetupError{*error};
+  const ListenAddress& address = std::get<ListenAddress>(parsed);
+  mg_init_library(0);
+  // Debian 12's libcivetweb is built without IPv6: say so, rather than civetweb's "invalid
+  // port spec".
+  const bool has_ipv6 = mg_check_feature(8) != 0;
+  if (address.ipv6 && !has_ipv6) {
+    return SetupError{"cannot listen on " + listen_address +
+                      ": this build's civetweb has no IPv6 (mg_check_feature(8) is 0; Debian "
+                      "12's libcivetweb lacks it); listen on an IPv4 address, or build with a "
+                      "civetweb that has IPv6"};
+  }
+  const std::string ports = address.CivetwebPorts();
   const std::string thread_count = std::to_string(options.threads);
   // Accepted connections wait here for a worker, in order; a full queue would stall accept()
   // and leave new connections to SYN retries (seconds each).
@@ -85,9 +98,12 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
   // connection that sends nothing useful frees its worker within it.
   const std::string timeout = std::to_string(options.request_timeout.count());
   // civetweb refuses other sources in its accepting thread, before they take a worker.
+  // Without IPv6 no IPv6 peer can connect, and civetweb would refuse an IPv6 entry.
   std::string acl;
-  for (const auto& cidr : options.allowed_sources) acl += ",+" + cidr;
-  if (!acl.empty()) acl = "-0.0.0.0/0" + acl;
+  for (const auto& cidr : options.allowed_sources) {
+    if (!IsIpv6Cidr(cidr) || has_ipv6) acl += ",+" + cidr;
+  }
+  if (!options.allowed_sources.empty()) acl = "-0.0.0.0/0" + acl;
   std::vector<const char*> civet_options{
       "listening_ports",       ports.c_str(),   "num_threads",       thread_count.c_str(),
       "request_timeout_ms",    timeout.c_str(), "enable_keep_alive", "yes",
@@ -101,7 +117,6 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
   mg_callbacks callbacks{};
   callbacks.begin_request = &HttpServer::OnRequest;
   callbacks.log_message = &OnLog;
-  mg_init_library(0);
   ctx_ = mg_start(&callbacks, this, options_array);
   if (!ctx_) return SetupError{"cannot listen on " + listen_address};
   mg_server_port bound[4];

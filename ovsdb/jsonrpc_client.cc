@@ -11,6 +11,7 @@
 
 #include "ovsdb/jsonrpc_framing.h"
 #include "ovsdb/jsonrpc_message.h"
+#include "ovsdb/socket_access.h"
 
 namespace ovn_raft {
 namespace {
@@ -59,7 +60,10 @@ Result<int> Connect(const std::string& path, Clock::time_point deadline) {
   }
   close(fd);
   if (err == ENOENT) return Error{ErrorCode::kSocketMissing, "no socket at " + path};
-  if (err == EACCES || err == EPERM) return SystemError(ErrorCode::kPermissionDenied, path, err);
+  if (err == EACCES || err == EPERM) {
+    return Error{ErrorCode::kPermissionDenied, path + ": " + std::strerror(err) + ": " +
+                                                   PermissionAdvice(ReadSocketAccess(path))};
+  }
   if (err == ECONNREFUSED) {
     return Error{ErrorCode::kConnectFailed, "connection refused at " + path + " (server gone?)"};
   }

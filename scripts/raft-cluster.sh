@@ -16,6 +16,7 @@
 #   raft-cluster.sh freeze|thaw DIR N [db]             SIGSTOP / SIGCONT member N (both dbs, or nb|sb)
 #   raft-cluster.sh cut DIR N                          firewall member N off from its peers (iptables)
 #   raft-cluster.sh heal DIR N                         remove that firewall
+#   raft-cluster.sh leave DIR N db                     member N leaves db's cluster (cluster/leave)
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log}; DIR/env holds BASE_PORT. Member N listens on
@@ -44,7 +45,7 @@ addr_of() { echo "tcp:127.0.0.$1:$(port_of "$2")"; }
 
 start_server() { # member db
   local m="$DIR/m$1" as=()
-  # A member that was cut off once runs as its own uid (see cmd_cut).
+  # A member with a uid file runs as that uid (OVN_RAFT_CLUSTER_UID, or cut off once: cmd_cut).
   [ -f "$m/uid" ] && as=(setpriv --reuid="$(cat "$m/uid")" --regid="$(cat "$m/uid")" --clear-groups)
   "${as[@]}" ovsdb-server --detach --no-chdir --pidfile="$m/$2.pid" --log-file="$m/$2.log" \
     --unixctl="$m/$2.ctl" --remote="punix:$m/$2.sock" "$m/$2.db" >/dev/null 2>&1 ||
@@ -66,7 +67,7 @@ join_db() { # member db: write a fresh database file that joins the cluster thro
   for n in $(members); do [ "$n" != "$1" ] && remotes+=("$(addr_of "$n" "$2")"); done
   rm -f "$m/$2.db"
   ovsdb-tool join-cluster "$m/$2.db" "${DBNAME[$2]}" "$(addr_of "$1" "$2")" "${remotes[@]}"
-  [ ! -f "$m/uid" ] || chown "$(cat "$m/uid")" "$m/$2.db"
+  [ ! -f "$m/uid" ] || chown -R "$(cat "$m/uid"):$(cat "$m/uid")" "$m"
 }
 
 members() { # every member number that has a directory
@@ -86,9 +87,18 @@ cmd_start() {
   mkdir -p "$DIR"
   echo "BASE_PORT=$BASE_PORT" >"$DIR/env"
   local n db
-  for n in $(seq "$count"); do mkdir -p "$DIR/m$n"; done
+  for n in $(seq "$count"); do
+    mkdir -p "$DIR/m$n"
+    # OVN_RAFT_CLUSTER_UID: every member's servers run as this uid and group, as Kube-OVN
+    # v1.13+ runs them as 65534 (their sockets: srwxr-x--- UID:UID).
+    if [ -n "${OVN_RAFT_CLUSTER_UID:-}" ]; then
+      echo "$OVN_RAFT_CLUSTER_UID" >"$DIR/m$n/uid"
+      chown -R "$OVN_RAFT_CLUSTER_UID:$OVN_RAFT_CLUSTER_UID" "$DIR/m$n"
+    fi
+  done
   for db in "${DBS[@]}"; do
     ovsdb-tool create-cluster "$DIR/m1/$db.db" "${SCHEMA[$db]}" "$(addr_of 1 "$db")"
+    [ ! -f "$DIR/m1/uid" ] || chown -R "$(cat "$DIR/m1/uid"):$(cat "$DIR/m1/uid")" "$DIR/m1"
     start_server 1 "$db"
     for n in $(seq 2 "$count"); do
       join_db "$n" "$db"
@@ -210,6 +220,7 @@ case "$1" in
     done ;;
   cut) load_env; cmd_cut "$3" ;;
   heal) load_env; cmd_heal ;;
+  leave) load_env; ovs-appctl -t "$DIR/m$3/$4.ctl" cluster/leave "${DBNAME[$4]}" ;;
   stop)
     [ -f "$DIR/env" ] || exit 0
     load_env

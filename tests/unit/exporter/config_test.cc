@@ -99,6 +99,16 @@ TEST(ConfigTest, ExpectedHostsInKubeOvnsNodeIpsFormat) {
   EXPECT_EQ(both.config->expectations().hosts.size(), 2u);
 }
 
+TEST(ConfigTest, ListenAddressesAndSourcesOfEitherFamily) {
+  const auto r = Parse({"--web.listen-address=[fd00::5]:10476",
+                        "--web.allowed-sources=10.0.0.0/8, fd00::/8, [::1], 192.168.1.5"});
+  ASSERT_TRUE(r.config) << r.error;
+  EXPECT_EQ(r.config->listen_address, "[fd00::5]:10476");
+  EXPECT_EQ(r.config->web_allowed_sources,
+            (std::vector<std::string>{"10.0.0.0/8", "fd00::/8", "::1/128", "192.168.1.5/32"}));
+  EXPECT_TRUE(Parse({"--web.listen-address=[10.0.0.1]:10476"}).config);
+}
+
 TEST(ConfigTest, ClearErrors) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--nope=1"}, "unknown flag --nope"},
@@ -106,6 +116,10 @@ TEST(ConfigTest, ClearErrors) {
       {{"--ovsdb.timeout=0"}, "more than 0"},
       {{"--web.listen-address=localhost"}, "HOST:PORT"},
       {{"--web.listen-address=:70000"}, "HOST:PORT"},
+      {{"--web.listen-address=fd00::1:10476"}, "needs brackets: [fd00::1]:10476"},
+      {{"--web.allowed-sources=10.0.0.0/33"}, "IPv4 or IPv6 CIDRs"},
+      {{"--web.allowed-sources=fd00::/129"}, "IPv4 or IPv6 CIDRs"},
+      {{"--web.allowed-sources=10.0.0"}, "IPv4 or IPv6 CIDRs"},
       {{"--ovsdb.database=justaname"}, "NAME=CTL"},
       {{"--ovsdb.database=A=/a", "--ovsdb.database=A=/b"}, "given twice"},
       {{"--log.level=loud"}, "debug, info"},

@@ -1,0 +1,31 @@
+#pragma once
+
+// Why a unix socket refused this process, and what to change: connecting needs write
+// permission on the socket, as its owner, as a member of its group, or with CAP_DAC_OVERRIDE.
+// Kube-OVN runs ovsdb-server as 65534 (nobody) since v1.13 with sockets `srwxr-x---`, so a
+// sidecar left as root without capabilities is refused. Pure; the facts are gathered by
+// ReadSocketAccess() at the I/O edge.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ovn_raft {
+
+struct SocketAccess {
+  // The socket's owner and mode, when stat() could tell.
+  std::optional<std::uint32_t> owner_uid, owner_gid, mode;
+  // This process: effective uid and gid, supplementary groups, effective capabilities.
+  std::uint32_t uid = 0, gid = 0;
+  std::vector<std::uint32_t> groups;
+  std::uint64_t cap_effective = 0;
+};
+
+// One line: the socket's owner and mode, ours, and the setting to change.
+std::string PermissionAdvice(const SocketAccess& a);
+
+// The facts for `path`: stat() of the socket, getresuid/getgroups, CapEff of /proc/self/status.
+SocketAccess ReadSocketAccess(const std::string& path);
+
+}  // namespace ovn_raft

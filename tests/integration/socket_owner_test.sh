@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The sockets' owner, for real: ovsdb-server runs as 65534 (nobody) with its sockets
+# srwxr-x--- 65534:65534, as Kube-OVN v1.13+ runs it. The exporter run the way the rendered
+# Kube-OVN pod runs it (uid and gid 65534, no capabilities) reads both databases; run as root
+# without capabilities it is refused, and its log and /status name the socket's owner, its own
+# uid and capabilities, and the setting to change.
+#   socket_owner_test.sh EXPORTER_BINARY
+set -euo pipefail
+exporter=$1
+scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
+dir=$(mktemp -d /tmp/ovn-raft-owner.XXXXXX)
+chmod 755 "$dir"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  bash "$scripts/raft-cluster.sh" stop "$dir" >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+port=$((20000 + ($$ * 11) % 11000))
+OVN_RAFT_CLUSTER_UID=65534 bash "$scripts/raft-cluster.sh" start "$dir/c" 1 "$port" >/dev/null 2>&1
+for db in nb sb; do
+  perms=$(stat -c '%A %u:%g' "$dir/c/m1/$db.ctl")
+  echo "$db.ctl: $perms"
+  [ "$perms" = "srwxr-x--- 65534:65534" ] || fail "expected srwxr-x--- 65534:65534, got $perms"
+done
+
+# No capability in any set, as `capabilities: {drop: [ALL]}` leaves a container.
+nocaps=(setpriv --inh-caps=-all --bounding-set=-all)
+run() { # NAME PORT SETPRIV_ARGS...: starts the exporter, waits until it answers
+  local name=$1 p=$2
+  shift 2
+  "${nocaps[@]}" "$@" "$exporter" --web.listen-address="127.0.0.1:$p" --ovsdb.min-interval=0 \
+    --ovsdb.database="OVN_Northbound=$dir/c/m1/nb.ctl,$dir/c/m1/nb.sock" \
+    --ovsdb.database="OVN_Southbound=$dir/c/m1/sb.ctl,$dir/c/m1/sb.sock" >"$dir/$name.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 50); do curl -sf "http://127.0.0.1:$p/healthz" >/dev/null && return 0; sleep 0.1; done
+  fail "$name did not start: $(cat "$dir/$name.log")"
+}
+
+run nobody $((port + 10)) --reuid=65534 --regid=65534 --clear-groups
+metrics=$(curl -s "http://127.0.0.1:$((port + 10))/metrics")
+echo "as 65534:65534 without capabilities: $(grep -c '^ovn_raft_up{.*} 1$' <<<"$metrics") of 2 databases up"
+[ "$(grep -c '^ovn_raft_up{.*} 1$' <<<"$metrics")" = 2 ] || fail "not both databases up: $(grep ^ovn_raft_up <<<"$metrics")"
+
+run root $((port + 11)) --reuid=0 --regid=0 --clear-groups
+metrics=$(curl -s "http://127.0.0.1:$((port + 11))/metrics")
+grep -q '^ovn_raft_up{db="OVN_Northbound"} 0$' <<<"$metrics" || fail "root without capabilities read the socket"
+grep -q '^ovn_raft_exporter_errors_total{db="OVN_Northbound",reason="permission_denied"} [1-9]' <<<"$metrics" ||
+  fail "no permission_denied error counted"
+status=$(curl -s "http://127.0.0.1:$((port + 11))/status" | jq -r '.databases[0].error.message')
+echo "as root without capabilities, /status says: $status"
+sleep 0.5
+log=$(grep -m1 permission_denied "$dir/root.log" || true)
+echo "and the log: $log"
+for want in "srwxr-x--- 65534:65534" "runs as 0:0" "without capabilities" "runAsUser: 65534"; do
+  [[ "$status" == *"$want"* ]] || fail "/status lacks \"$want\""
+  [[ "$log" == *"$want"* ]] || fail "the log lacks \"$want\""
+done
+echo "socket owner: 2 passed, 0 failed"
