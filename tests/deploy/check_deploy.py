@@ -31,13 +31,13 @@ telemetry = re.search(r'telemetry_path = "([^"]+)"', config).group(1)
 socket_dir = str(Path(re.search(r'"(/var/run/ovn/ovnnb_db\.ctl)"', config).group(1)).parent)
 version = re.search(r"project\(ovn-raft-exporter VERSION ([\d.]+)", (root / "CMakeLists.txt").read_text()).group(1)
 
-for flavour in ("kube-ovn", "ovn-kubernetes"):
+for flavour in ("kube-ovn", "kube-ovn/hcp", "ovn-kubernetes"):
     patch = root / "deploy/kubernetes" / flavour / "exporter-sidecar.yaml"
     c = next(c for c in yaml.safe_load(patch.read_text())["spec"]["template"]["spec"]["containers"]
              if c["name"] == "ovn-raft-exporter")
     where = patch.relative_to(root)
     check(c["image"].endswith(":" + version), f"{where}: image tag is not {version}")
-    check(f"--web.listen-address=$(POD_IP):{port}" in c["args"], f"{where}: not listening on $(POD_IP):{port}")
+    check(f"--web.listen-address=[$(POD_IP)]:{port}" in c["args"], f"{where}: not listening on [$(POD_IP)]:{port}")
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
     check(list(ports.values()) == [port], f"{where}: container port is not {port}")
     mounts = [m for m in c["volumeMounts"] if m["mountPath"] == socket_dir]
