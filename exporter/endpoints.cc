@@ -54,9 +54,11 @@ HttpResponse Endpoints::Handle(const HttpRequest& request) {
   return Text(404, "not found\n");
 }
 
-// The scraper's own deadline, less a margin for rendering, bounds the read deadline.
-std::chrono::milliseconds Endpoints::ReadTimeout(const HttpRequest& request) const {
-  auto timeout = config_.timeout;
+// How long this request waits for a round in flight: the scraper's own deadline less a margin
+// for rendering, else the round's own deadline and a margin. It bounds this request only: the
+// round reads with --ovsdb.timeout whatever a client says.
+std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
+  auto timeout = config_.timeout + std::chrono::seconds(1);
   if (!request.scrape_timeout.empty()) {
     char* end = nullptr;
     // Clamped before the conversion: "1e300" must not overflow an integer.
@@ -72,7 +74,8 @@ std::chrono::milliseconds Endpoints::ReadTimeout(const HttpRequest& request) con
 // A snapshot (shared or reused, see ReadCoordinator) and fresh families built from it, then
 // the exporter's own series.
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
-  const auto snapshot = coordinator_.Get(ReadTimeout(request));
+  const auto snapshot = coordinator_.Get(Wait(request));
+  if (!snapshot) return Unfinished();
   auto families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
                                    config_.expectations());
   FamilyBuilder b;
@@ -91,8 +94,14 @@ HttpResponse Endpoints::Metrics(const HttpRequest& request) {
       200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
 }
 
+// A request whose wait ended before the round it joined.
+HttpResponse Endpoints::Unfinished() {
+  return Text(503, "the read of ovsdb-server did not end within this request's deadline\n");
+}
+
 HttpResponse Endpoints::Ready() {
-  const auto snapshot = coordinator_.Get(config_.timeout);
+  const auto snapshot = coordinator_.Get(Wait({}));
+  if (!snapshot) return Unfinished();
   std::string failing;
   for (const auto& db : snapshot->databases) {
     if (!db.up()) {
@@ -105,8 +114,9 @@ HttpResponse Endpoints::Ready() {
 }
 
 HttpResponse Endpoints::Status() {
-  return HttpResponse{
-      200, "application/json", SnapshotToJson(*coordinator_.Get(config_.timeout)), {}};
+  const auto snapshot = coordinator_.Get(Wait({}));
+  if (!snapshot) return Unfinished();
+  return HttpResponse{200, "application/json", SnapshotToJson(*snapshot), {}};
 }
 
 HttpResponse Endpoints::Landing() const {

@@ -24,7 +24,8 @@ class Endpoints {
   HttpResponse Ready();
   HttpResponse Status();
   HttpResponse Landing() const;
-  std::chrono::milliseconds ReadTimeout(const HttpRequest& request) const;
+  std::chrono::milliseconds Wait(const HttpRequest& request) const;
+  static HttpResponse Unfinished();
 
   const Config config_;
   ReadCoordinator& coordinator_;

@@ -52,7 +52,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   DatabaseReader reader(config.databases, options, config.max_members);
   ReadCoordinator coordinator(
       [&reader](std::chrono::milliseconds timeout) { return reader.ReadAll(timeout); },
-      config.min_interval);
+      config.min_interval, config.timeout);
   Endpoints endpoints(config, coordinator, std::move(auth));
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;

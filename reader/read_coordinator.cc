@@ -6,26 +6,41 @@
 
 namespace ovn_raft {
 
-ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval)
-    : read_(std::move(read)), min_interval_(min_interval) {}
+ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval,
+                                 std::chrono::milliseconds read_timeout)
+    : read_(std::move(read)), min_interval_(min_interval), read_timeout_(read_timeout) {}
 
-std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds timeout) {
+std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds wait) {
   std::unique_lock<std::mutex> lock(mu_);
   if (latest_ && min_interval_.count() > 0 && Clock::now() - latest_started_ < min_interval_) {
     return latest_;
   }
   if (in_flight_) {
-    const std::uint64_t round = rounds_;
-    done_.wait(lock, [&] { return rounds_ != round; });
+    const std::uint64_t round = ended_;
+    if (!done_.wait_for(lock, wait, [&] { return ended_ != round; })) return nullptr;
     return latest_;
   }
   in_flight_ = true;
   const auto started = Clock::now();
   lock.unlock();
 
-  // The read path returns its errors as values; nothing here throws but allocation.
-  const auto snapshot = std::make_shared<const Snapshot>(read_(timeout));
+  // The read returns its errors as values, but allocation can throw: the round ends whatever
+  // happens, or every later scrape would wait for it forever.
+  struct Guard {
+    ReadCoordinator* self;
+    bool ended = false;
+    ~Guard() {
+      if (!ended) self->EndRound(nullptr, {});
+    }
+  } guard{this};
+  auto snapshot = std::make_shared<const Snapshot>(read_(read_timeout_));
+  guard.ended = true;
+  EndRound(snapshot, started);
+  return snapshot;
+}
 
+void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
+                               Clock::time_point started) {
   // Log transitions only (failing, failing differently, recovered): a database that stays
   // down for hours must not write a line per scrape.
   struct Event {
@@ -33,27 +48,30 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds t
     std::string db, reason, message;
   };
   std::vector<Event> events;
-  lock.lock();
-  for (const auto& db : snapshot->databases) {
-    const auto error = db.primary_error();
-    const std::string reason = error ? ErrorCodeName(error->code) : "";
-    if (error) ++errors_[{db.target.name, reason}];
-    std::string& last = last_reason_[db.target.name];
-    if (reason != last) {
-      events.push_back(error ? Event{LogLevel::kWarn, db.target.name, reason, error->message}
-                             : Event{LogLevel::kInfo, db.target.name, "", "recovered"});
-    } else if (error) {
-      events.push_back(Event{LogLevel::kDebug, db.target.name, reason, error->message});
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& db : snapshot ? snapshot->databases : std::vector<DatabaseReading>{}) {
+      const auto error = db.primary_error();
+      const std::string reason = error ? ErrorCodeName(error->code) : "";
+      if (error) ++errors_[{db.target.name, reason}];
+      std::string& last = last_reason_[db.target.name];
+      if (reason != last) {
+        events.push_back(error ? Event{LogLevel::kWarn, db.target.name, reason, error->message}
+                               : Event{LogLevel::kInfo, db.target.name, "", "recovered"});
+      } else if (error) {
+        events.push_back(Event{LogLevel::kDebug, db.target.name, reason, error->message});
+      }
+      last = reason;
     }
-    last = reason;
+    if (snapshot) {
+      latest_ = std::move(snapshot);
+      latest_started_ = started;
+      ++rounds_;
+    }
+    in_flight_ = false;
+    ++ended_;
   }
-  latest_ = snapshot;
-  latest_started_ = started;
-  in_flight_ = false;
-  ++rounds_;
-  lock.unlock();
   done_.notify_all();
-
   for (const auto& e : events) {
     if (e.reason.empty()) {
       Log(e.level, "database read recovered", {{"db", e.db}});
@@ -62,7 +80,6 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds t
           {{"db", e.db}, {"reason", e.reason}, {"error", e.message}});
     }
   }
-  return snapshot;
 }
 
 ErrorCounts ReadCoordinator::errors() const {

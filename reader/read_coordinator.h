@@ -25,20 +25,29 @@ class ReadCoordinator {
   using Clock = std::chrono::steady_clock;
   using ReadFn = std::function<Snapshot(std::chrono::milliseconds timeout)>;
 
-  ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval);
+  // Every round reads with `read_timeout` (--ovsdb.timeout): never with a client's own, so that
+  // one client's short deadline cannot spoil the round every concurrent scrape shares.
+  ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval,
+                  std::chrono::milliseconds read_timeout = std::chrono::seconds(2));
 
-  // The latest snapshot: reused, shared with a round in flight, or read now with `timeout`.
-  std::shared_ptr<const Snapshot> Get(std::chrono::milliseconds timeout);
+  // The latest snapshot: reused, shared with a round in flight, or read now. A caller that
+  // finds a round in flight waits at most `wait` (its scraper's deadline) and gets nullptr
+  // when the round has not ended by then; the round itself goes on for everyone else.
+  std::shared_ptr<const Snapshot> Get(std::chrono::milliseconds wait);
   ErrorCounts errors() const;
   std::uint64_t rounds() const;
 
  private:
+  void EndRound(std::shared_ptr<const Snapshot> snapshot, Clock::time_point started);
+
   ReadFn read_;
   const std::chrono::milliseconds min_interval_;
+  const std::chrono::milliseconds read_timeout_;
   mutable std::mutex mu_;
   std::condition_variable done_;
   bool in_flight_ = false;
-  std::uint64_t rounds_ = 0;
+  std::uint64_t rounds_ = 0;  // rounds that produced a snapshot
+  std::uint64_t ended_ = 0;   // rounds that ended, a snapshot or not (a read that threw)
   std::shared_ptr<const Snapshot> latest_;
   Clock::time_point latest_started_;
   ErrorCounts errors_;

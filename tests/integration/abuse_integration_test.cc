@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -128,6 +129,50 @@ TEST(AbuseIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
                "Connection: close\r\n\r\n");
   close(fd);
   EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply.substr(0, 200);
+}
+
+// Issue 18: any client may send X-Prometheus-Scrape-Timeout-Seconds: 0.1. With ovsdb-server
+// answering in 300 ms, the round that client started ran with 100 ms and every concurrent
+// scrape took its failure (36 of 40 saw up 0). The header now bounds that client's wait only.
+TEST(AbuseIntegrationTest, OneClientsShortDeadlineDoesNotSpoilTheSharedRead) {
+  std::string escaped;
+  for (char ch : testing::Fixture("ovs-3.1.0/leader.txt")) {
+    escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+  }
+  FakeUnixServer slow([&](int fd, const std::string& request) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    FakeUnixServer::WriteAll(
+        fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
+  });
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + slow.path(), "--ovsdb.min-interval=0"});
+  int up = 0, scrapes = 0;
+  for (int round = 0; round < 8; ++round) {
+    std::thread impatient([&] {
+      const int fd = ConnectFrom("127.0.0.1", e.port());
+      Exchange(fd,
+               "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Prometheus-Scrape-Timeout-Seconds: 0.1\r\n"
+               "Connection: close\r\n\r\n");
+      close(fd);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // its round is in flight
+    std::vector<std::thread> others;
+    std::atomic<int> round_up{0};
+    for (int i = 0; i < 4; ++i) {
+      others.emplace_back([&] {
+        const auto r = e.Get();
+        if (r.status == 200 &&
+            testing::Exposition(r.body).Value("ovn_raft_up", {{"db", "OVN_Northbound"}}) == 1) {
+          ++round_up;
+        }
+      });
+    }
+    impatient.join();
+    for (auto& t : others) t.join();
+    up += round_up;
+    scrapes += 4;
+  }
+  std::printf("[ abuse ] %d of %d scrapes beside an impatient client saw up 1\n", up, scrapes);
+  EXPECT_EQ(up, scrapes);
 }
 
 TEST(AbuseIntegrationTest, SlowClientsDoNotStarveAScrapeAndLeaveNothingBehind) {

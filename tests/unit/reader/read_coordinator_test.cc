@@ -76,3 +76,60 @@ TEST(ReadCoordinatorTest, CountsErrorsOncePerRoundNotPerCaller) {
 
 }  // namespace
 }  // namespace ovn_raft
+
+namespace ovn_raft {
+namespace {
+
+// Issue 23: a read that throws (allocation can) ends its round. Before, in_flight_ stayed set
+// and every later scrape waited forever.
+TEST(ReadCoordinatorTest, AReadThatThrowsEndsItsRound) {
+  std::atomic<int> calls{0};
+  ReadCoordinator c(
+      [&](std::chrono::milliseconds) -> Snapshot {
+        if (++calls == 1) {
+          std::this_thread::sleep_for(100ms);
+          throw std::bad_alloc();
+        }
+        return Snapshot{};
+      },
+      0ms);
+  std::shared_ptr<const Snapshot> waited = std::make_shared<const Snapshot>();
+  std::thread first([&] { EXPECT_THROW(c.Get(1s), std::bad_alloc); });
+  std::this_thread::sleep_for(20ms);
+  const auto start = std::chrono::steady_clock::now();
+  std::thread waiter([&] { waited = c.Get(1s); });  // joins the failing round
+  first.join();
+  waiter.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
+  EXPECT_EQ(waited, nullptr);     // the round ended with no snapshot, and no earlier one exists
+  EXPECT_NE(c.Get(1s), nullptr);  // the next scrape reads again
+  EXPECT_EQ(calls, 2);
+}
+
+// Issue 18: a client's scrape-timeout header shortens its own wait, never the round everyone
+// shares: the read gets the configured timeout, and the impatient client gets nullptr (503).
+TEST(ReadCoordinatorTest, AShortClientWaitDoesNotShortenTheSharedRead) {
+  std::atomic<long> read_timeout_ms{0};
+  ReadCoordinator c(
+      [&](std::chrono::milliseconds t) {
+        read_timeout_ms = static_cast<long>(t.count());
+        std::this_thread::sleep_for(300ms);
+        return Snapshot{};
+      },
+      0ms, 2000ms);
+  std::shared_ptr<const Snapshot> patient, impatient = std::make_shared<const Snapshot>();
+  std::thread a([&] { patient = c.Get(3s); });
+  std::this_thread::sleep_for(30ms);
+  const auto start = std::chrono::steady_clock::now();
+  impatient = c.Get(100ms);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  a.join();
+  EXPECT_EQ(impatient, nullptr);
+  EXPECT_GE(waited, 90ms);
+  EXPECT_LT(waited, 250ms);
+  ASSERT_NE(patient, nullptr);
+  EXPECT_EQ(read_timeout_ms, 2000);
+}
+
+}  // namespace
+}  // namespace ovn_raft
