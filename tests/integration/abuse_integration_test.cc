@@ -175,6 +175,54 @@ TEST(AbuseIntegrationTest, OneClientsShortDeadlineDoesNotSpoilTheSharedRead) {
   EXPECT_EQ(up, scrapes);
 }
 
+// Issue 18: linger_timeout_ms 0 set SO_LINGER {1, 0}: every close the server started reset the
+// connection and dropped what was not yet sent. With Connection: close (HTTP/1.0), 15 of 20
+// fetches of a large page ended in "connection reset". Every page must arrive whole.
+TEST(AbuseIntegrationTest, PagesClosedByTheServerArriveWhole) {
+  std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
+  char line[128];
+  for (int i = 1; i < 240; ++i) {  // a ~130 KB page: 240 members' series
+    std::snprintf(line, sizeof(line),
+                  "    %04x (%04x at tcp:10.0.%d.%d:6643) next_index=5 match_index=4 last msg 210 "
+                  "ms ago\n",
+                  i, i, i >> 8, i & 255);
+    status += line;
+  }
+  std::string escaped;
+  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+  FakeUnixServer big([&](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(
+        fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
+  });
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + big.path()});  // 1 s cache: shared
+  const std::size_t page = e.Get().body.size();
+  ASSERT_GT(page, 100000u);
+  int whole = 0, fetches = 0;
+  for (int round = 0; round < 3; ++round) {
+    std::vector<std::thread> clients;
+    std::atomic<int> ok{0};
+    for (int i = 0; i < 20; ++i) {
+      clients.emplace_back([&] {
+        const int fd = ConnectFrom("127.0.0.1", e.port());
+        const std::string reply = Exchange(fd, "GET /metrics HTTP/1.0\r\n\r\n");
+        close(fd);
+        const auto body = reply.find("\r\n\r\n");
+        const auto length = reply.find("Content-Length: ");
+        if (body != std::string::npos && length != std::string::npos && length < body &&
+            reply.size() - body - 4 == std::stoul(reply.substr(length + 16))) {
+          ++ok;
+        }
+      });
+    }
+    for (auto& t : clients) t.join();
+    whole += ok;
+    fetches += 20;
+  }
+  std::printf("[ abuse ] %d of %d HTTP/1.0 fetches of a %zu-byte page arrived whole\n", whole,
+              fetches, page);
+  EXPECT_EQ(whole, fetches);
+}
+
 TEST(AbuseIntegrationTest, SlowClientsDoNotStarveAScrapeAndLeaveNothingBehind) {
   RaftCluster c(1);
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
