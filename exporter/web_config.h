@@ -16,12 +16,19 @@
 
 namespace ovn_raft {
 
+// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check still takes
+// seconds, not minutes (cost 31 would pin both check slots for hours).
+constexpr unsigned kMinBcryptCost = 4;
+constexpr unsigned kMaxBcryptCost = 16;
+
 struct WebConfig {
   std::map<std::string, std::string> basic_auth_users;  // user -> bcrypt hash
 };
 
-// Pure: parses the file's text.
+// Pure: parses the file's text. Fails closed: a hash that is not a usable bcrypt hash, or a
+// user listed twice, is an error, not a user nobody can log in as (or the last one kept).
 Result<WebConfig, SetupError> ParseWebConfig(const std::string& text);
+// The file at `path`, which must be a readable regular file.
 Result<WebConfig, SetupError> LoadWebConfig(const std::string& path);
 
 }  // namespace ovn_raft

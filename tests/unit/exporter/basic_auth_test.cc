@@ -84,11 +84,44 @@ TEST(BasicAuthTest, FloodOfWrongPasswordsIsThrottledAndTheCacheStaysBounded) {
 
 TEST(WebConfigTest, ParsesUsers) {
   const auto c = ParseWebConfig(
-      "# comment\nbasic_auth_users:\n  prom: $2y$10$abcdefghijklmnopqrstuu5bZ0sFtG9cY8nM1wVQ3u/"
-      "8p7XxHj9Ka\n  \"ops\": '$2b$05$xyz'\n");
+      "# comment\nbasic_auth_users:\n  prom: "
+      "$2y$10$MEEV9maf28w2vOV3tgyO5ehSZdbDk0gRLikQNI2e0NG6DQ3XX7JT6\n"
+      "  \"ops\": '$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG'\n");
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c.value().basic_auth_users.size(), 2u);
-  EXPECT_EQ(c.value().basic_auth_users.at("ops"), "$2b$05$xyz");
+  EXPECT_EQ(c.value().basic_auth_users.at("ops"),
+            "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG");
+}
+
+// Issue 18: fail closed. Each of these was accepted at start, then refused everyone (or, for a
+// duplicate, silently kept the last; for cost 31, pinned both check slots for hours).
+TEST(WebConfigTest, RefusesHashesItCouldNotCheckAndDuplicateUsers) {
+  const std::string good = "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG";
+  const std::pair<std::string, std::string> cases[] = {
+      {"$2", "is not a bcrypt hash"},
+      {good.substr(0, 40), "is not a bcrypt hash"},
+      {"$2b$99$" + good.substr(7), "cost 99, outside 4 to 16"},
+      {"$2b$31$" + good.substr(7), "cost 31, outside 4 to 16"},
+      {"$2b$03$" + good.substr(7), "cost 03, outside 4 to 16"},
+      {"$2z$05$" + good.substr(7), "is not a bcrypt hash"},
+      {good.substr(0, 59) + "!", "'!' is not bcrypt base64"},
+  };
+  for (const auto& [hash, why] : cases) {
+    const auto c = ParseWebConfig("basic_auth_users:\n  prom: '" + hash + "'\n");
+    ASSERT_FALSE(c.ok()) << hash;
+    EXPECT_NE(c.error().message.find(why), std::string::npos) << hash << ": " << c.error().message;
+  }
+  const auto twice =
+      ParseWebConfig("basic_auth_users:\n  prom: " + good + "\n  prom: " + good + "\n");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("user prom is listed twice"), std::string::npos);
+}
+
+TEST(WebConfigTest, RefusesADirectory) {
+  // A Kubernetes Secret mounted without subPath: a directory, which reads as empty.
+  const auto dir = LoadWebConfig("/tmp");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.error().message.find("is a directory"), std::string::npos) << dir.error().message;
 }
 
 TEST(WebConfigTest, RefusesTlsAndPlainPasswords) {
