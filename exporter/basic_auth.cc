@@ -2,6 +2,8 @@
 
 #include <crypt.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <memory>
 
@@ -43,8 +45,15 @@ std::string DecodeBase64(std::string_view text) {
 BasicAuth::BasicAuth(std::map<std::string, std::string> users) : users_(std::move(users)) {}
 
 AuthResult BasicAuth::Check(std::string_view authorization) {
-  constexpr std::string_view kScheme = "Basic ";
-  if (authorization.substr(0, kScheme.size()) != kScheme) return AuthResult::kDenied;
+  // The scheme is case-insensitive (RFC 7617 via RFC 9110): "basic" and "BASIC" are Basic.
+  constexpr std::string_view kScheme = "basic ";
+  const std::string_view scheme = authorization.substr(0, kScheme.size());
+  if (scheme.size() != kScheme.size() ||
+      !std::equal(scheme.begin(), scheme.end(), kScheme.begin(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == b;
+      })) {
+    return AuthResult::kDenied;
+  }
   const std::string decoded = DecodeBase64(authorization.substr(kScheme.size()));
   const auto colon = decoded.find(':');
   // crypt_r stops at a NUL byte: such a password is not what bcrypt would verify.

@@ -237,8 +237,11 @@ class RaftMetrics {
         if (c.connected && c.peer_known()) established.insert(c.peer);
       }
     }
-    std::set<std::string> changing;
+    std::set<std::string> changing, listed;
     for (const auto& e : *s.servers) {
+      // An ID listed twice (ovn_raft_view_duplicate_short_ids counts it) would give duplicate
+      // series, an invalid page: its first line stands for it.
+      if (!listed.insert(e.server_id).second) continue;
       const Labels member{{"db", name}, {"server_id", server_id}, {"member_id", e.server_id}};
       b_.Gauge("ovn_raft_member_info", "A member in this server's view; always 1.",
                {{"db", name},

@@ -82,6 +82,16 @@ TEST(BasicAuthTest, FloodOfWrongPasswordsIsThrottledAndTheCacheStaysBounded) {
   EXPECT_EQ(auth.Check(Header(std::string("prom:secret\0garbage", 20))), AuthResult::kDenied);
 }
 
+TEST(BasicAuthTest, TheSchemeIsCaseInsensitive) {
+  BasicAuth auth(std::map<std::string, std::string>{
+      {"prom", "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG"}});
+  for (const char* scheme : {"Basic ", "basic ", "BASIC ", "bAsIc "}) {
+    EXPECT_EQ(auth.Check(std::string(scheme) + "cHJvbTpzZWNyZXQ="), AuthResult::kAllowed) << scheme;
+  }
+  EXPECT_EQ(auth.Check("Bearer cHJvbTpzZWNyZXQ="), AuthResult::kDenied);
+  EXPECT_EQ(auth.Check("Basi"), AuthResult::kDenied);
+}
+
 TEST(WebConfigTest, ParsesUsers) {
   const auto c = ParseWebConfig(
       "# comment\nbasic_auth_users:\n  prom: "

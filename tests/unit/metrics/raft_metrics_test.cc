@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <set>
+#include <sstream>
+
 #include "parsers/cluster_status_parser.h"
 #include "support/exposition.h"
 #include "support/fixtures.h"
@@ -24,6 +27,30 @@ DatabaseReading FromFixture(const std::string& db, const std::string& fixture) {
 
 Exposition Render(const Snapshot& s, const ErrorCounts& errors = {}) {
   return Exposition(prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, errors, 7)));
+}
+
+// Issue 18: a member ID listed twice (same or another address) gave duplicate series.
+TEST(RaftMetricsTest, AnIdListedTwiceGivesNoDuplicateSeries) {
+  std::string text = testing::Fixture("ovs-3.1.0/leader.txt");
+  text += "    68ff (68ff at tcp:127.0.0.2:26245) next_index=5 match_index=4 last msg 10 ms ago\n";
+  text += "    68ff (68ff at tcp:127.0.0.9:26245) next_index=5 match_index=4 last msg 10 ms ago\n";
+  Snapshot s;
+  s.taken_at = kNow;
+  DatabaseReading r;
+  r.target = {"OVN_Northbound", "/x.ctl", "/x.sock"};
+  r.status = ParseClusterStatus(text);
+  s.databases.push_back(r);
+  const std::string page = prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, {}, 7));
+  std::set<std::string> series;
+  std::istringstream in(page);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const std::string key = line.substr(0, line.rfind(' '));
+    EXPECT_TRUE(series.insert(key).second) << "duplicate series: " << key;
+  }
+  const Exposition m(page);
+  EXPECT_EQ(m.Value("ovn_raft_view_duplicate_short_ids"), 1);  // one ID listed 3 times
+  EXPECT_EQ(m.All("ovn_raft_member_info").size(), 3u);
 }
 
 TEST(RaftMetricsTest, LeaderFacts) {
