@@ -100,6 +100,10 @@ class RaftMetrics {
     b_.Gauge("ovn_raft_parse_warnings",
              "Lines of cluster/status the parser did not understand (see /status).", db,
              static_cast<double>(s.warnings.size()));
+    b_.Gauge("ovn_raft_status_entries_dropped",
+             "Entries of cluster/status lists (warnings, remotes, connections, members being "
+             "added) beyond the exporter's bound of 4096 each: counted, not kept.",
+             db, static_cast<double>(s.entries_dropped));
     b_.Gauge("ovn_raft_server_info", "Identity of this server; always 1.",
              {{"db", name},
               {"cluster_id", cluster_id},

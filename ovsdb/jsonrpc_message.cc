@@ -47,15 +47,26 @@ std::string Describe(const Value& v) {
 }
 
 // A reply's "error" member, when set (not null): unixctl sends a string, OVSDB an object.
+// An error text is kept, logged and shown on /status: a server's 7 MB error string must not
+// become a 7 MB log line. The start says what went wrong.
+constexpr std::size_t kMaxErrorText = 512;
+
+std::string Bounded(std::string text) {
+  if (text.size() <= kMaxErrorText) return text;
+  const std::size_t size = text.size();
+  text.resize(kMaxErrorText);
+  return text + "... (" + std::to_string(size) + " bytes)";
+}
+
 std::optional<std::string> ReplyError(const Value& doc) {
   const auto it = doc.FindMember("error");
   if (it == doc.MemberEnd() || it->value.IsNull()) return std::nullopt;
   if (it->value.IsObject() && it->value.HasMember("error")) {
     std::string text = Describe(it->value["error"]);
     if (it->value.HasMember("details")) text += ": " + Describe(it->value["details"]);
-    return text;
+    return Bounded(std::move(text));
   }
-  return Describe(it->value);
+  return Bounded(Describe(it->value));
 }
 
 // OVSDB UUIDs are ["uuid","..."]; an empty optional value is ["set",[]].

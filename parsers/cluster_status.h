@@ -93,7 +93,14 @@ struct ClusterStatus {
   std::optional<std::uint64_t> disconnections;  // OVS >= 2.15
   std::optional<std::vector<ServerEntry>> servers;
   std::vector<ParseWarning> warnings;
+  // Every list above keeps at most kMaxListEntries entries: a reply of 100,000 junk or
+  // "Adding server" lines must not grow the process or the page. The rest are counted here,
+  // servers apart (the reader counts them against --ovsdb.max-members).
+  std::uint64_t servers_dropped = 0;
+  std::uint64_t entries_dropped = 0;
 };
+
+constexpr std::size_t kMaxListEntries = 4096;
 
 // Stable snake_case names, used in JSON and as metric label values.
 const char* MemberStatusName(MemberStatus status);

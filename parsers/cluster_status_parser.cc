@@ -64,7 +64,15 @@ class Parser {
  private:
   void Warn(int number, std::string_view line, std::string reason) {
     // A huge garbage line would make the warning list huge; keep the start of it.
+    if (!Room(out_.warnings)) return;
     out_.warnings.push_back({number, std::string(line.substr(0, 200)), std::move(reason)});
+  }
+
+  template <typename List>
+  bool Room(const List& list) {
+    if (list.size() < kMaxListEntries) return true;
+    ++out_.entries_dropped;
+    return false;
   }
 
   void Line(int number, std::string_view raw) {
@@ -87,7 +95,7 @@ class Parser {
       return;
     }
     if (ConsumePrefix(rest, "Connections:")) {
-      out_.connections = ParseConnections(rest);
+      out_.connections = ParseConnections(rest, kMaxListEntries, &out_.entries_dropped);
       if (!out_.connections) Warn(number, line, "bad connection list");
       return;
     }
@@ -95,7 +103,7 @@ class Parser {
       auto& remotes = out_.remotes_for_joining.emplace();
       for (rest = Trim(rest); !rest.empty(); rest = Trim(rest)) {
         const auto space = rest.find(' ');
-        remotes.emplace_back(rest.substr(0, space));
+        if (Room(remotes)) remotes.emplace_back(rest.substr(0, space));
         rest.remove_prefix(space == std::string_view::npos ? rest.size() : space);
       }
       return;
@@ -209,7 +217,7 @@ class Parser {
     if (removing) {
       out_.removing_server = std::move(change);
     } else {
-      out_.adding_servers.push_back(std::move(change));
+      if (Room(out_.adding_servers)) out_.adding_servers.push_back(std::move(change));
     }
   }
 
@@ -218,7 +226,12 @@ class Parser {
     std::string error;
     const bool ok = ParseServerEntry(line, &entry, &error);
     if (!error.empty()) Warn(number, line, error);
-    if (ok) out_.servers->push_back(std::move(entry));
+    if (!ok) return;
+    if (out_.servers->size() >= kMaxListEntries) {
+      ++out_.servers_dropped;
+      return;
+    }
+    out_.servers->push_back(std::move(entry));
   }
 
   ClusterStatus out_;

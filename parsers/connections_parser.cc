@@ -4,7 +4,8 @@
 
 namespace ovn_raft {
 
-std::optional<std::vector<Connection>> ParseConnections(std::string_view value) {
+std::optional<std::vector<Connection>> ParseConnections(std::string_view value, std::size_t max,
+                                                        std::uint64_t* dropped) {
   std::vector<Connection> out;
   while (true) {
     value = Trim(value);
@@ -24,6 +25,10 @@ std::optional<std::vector<Connection>> ParseConnections(std::string_view value) 
       return std::nullopt;
     }
     if (token.empty()) return std::nullopt;
+    if (out.size() >= max) {
+      if (dropped) ++*dropped;
+      continue;
+    }
     c.peer = std::string(token);
     out.push_back(std::move(c));
   }

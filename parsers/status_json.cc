@@ -89,6 +89,12 @@ class StatusWriter {
       w_.EndObject();
     }
     w_.EndArray();
+    if (s.entries_dropped > 0 || s.servers_dropped > 0) {
+      Key("entries_dropped");
+      w_.Uint64(s.entries_dropped);
+      Key("servers_dropped");
+      w_.Uint64(s.servers_dropped);
+    }
     w_.EndObject();
   }
 

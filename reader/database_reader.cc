@@ -69,11 +69,15 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     if (text) {
       *reply_bytes += text.value().size();
       r.status = ParseClusterStatus(ValidUtf8(text.value()));
-      if (r.status->servers && r.status->servers->size() > max_members_) {
+      // Members being added count too: 100,000 "Adding server" lines made 100,000 series.
+      const std::uint64_t listed = (r.status->servers ? r.status->servers->size() : 0) +
+                                   r.status->servers_dropped + r.status->adding_servers.size();
+      if (listed > max_members_) {
         r.status_error =
-            Error{ErrorCode::kViewTooLarge,
-                  r.target.name + " lists " + std::to_string(r.status->servers->size()) +
-                      " members, more than --ovsdb.max-members=" + std::to_string(max_members_)};
+            Error{ErrorCode::kViewTooLarge, r.target.name + " lists " + std::to_string(listed) +
+                                                " members (and members being added), more than "
+                                                "--ovsdb.max-members=" +
+                                                std::to_string(max_members_)};
         r.status.reset();
       }
     } else {

@@ -289,3 +289,32 @@ TEST(ClusterStatusParserTest, SurvivesRandomMutationsOfRealOutput) {
 
 }  // namespace
 }  // namespace ovn_raft
+
+namespace ovn_raft {
+namespace {
+
+// Issue 18: every list from a reply is bounded, the excess counted. 100,000 "Adding server"
+// lines made 100,073 series; ~8 MB of junk lines grew the process by hundreds of MiB.
+TEST(ClusterStatusParserTest, EveryListIsBoundedAndTheExcessCounted) {
+  std::string text = testing::Fixture("ovs-3.1.0/leader.txt");
+  for (int i = 0; i < 100000; ++i) {
+    text += "Adding server a" + std::to_string(i % 1000) + " (a" + std::to_string(i % 1000) +
+            " at tcp:10.0.0.1:6643) (adding: catchup)\n";
+  }
+  for (int i = 0; i < 10000; ++i) text += "Junk line " + std::to_string(i) + "\n";
+  std::string connections = "Connections:";
+  for (int i = 0; i < 5000; ++i) connections += " ->ab" + std::to_string(i % 10) + "c";
+  text += connections + "\n";
+  const ClusterStatus s = ParseClusterStatus(text);
+  EXPECT_EQ(s.adding_servers.size(), kMaxListEntries);
+  EXPECT_EQ(s.warnings.size(), kMaxListEntries);
+  ASSERT_TRUE(s.connections);
+  EXPECT_EQ(s.connections->size(), kMaxListEntries);
+  EXPECT_EQ(s.entries_dropped,
+            (100000 - kMaxListEntries) + (10000 - kMaxListEntries) + (5000 - kMaxListEntries));
+  EXPECT_EQ(s.servers->size(), 3u);  // the real members are still there
+  EXPECT_EQ(s.servers_dropped, 0u);
+}
+
+}  // namespace
+}  // namespace ovn_raft
