@@ -1,5 +1,6 @@
 #include "cli/log.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -40,29 +41,50 @@ std::string Timestamp() {
   return buf;
 }
 
-// logfmt: bare when safe, otherwise quoted with \" \\ and \n escaped.
+// A value from outside (an ovsdb error, a peer's message) can be long: a log line stays short.
+constexpr std::size_t kMaxLogValue = 1024;
+
+bool IsControl(char c) {
+  return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f;
+}
+
+// logfmt: bare when safe, otherwise quoted with \" \\ \n \r \t escaped and every other control
+// byte as \u00XX (as go-logfmt): a NUL would cut the line, a CR or ESC rewrite the terminal.
 void AppendLogfmt(std::string_view value, std::string& out) {
-  if (!value.empty() && value.find_first_of(" =\"\\\n\t") == std::string_view::npos) {
+  const bool bare = !value.empty() && value.size() <= kMaxLogValue &&
+                    value.find_first_of(" =\"\\") == std::string_view::npos &&
+                    std::none_of(value.begin(), value.end(), IsControl);
+  if (bare) {
     out += value;
     return;
   }
   out += '"';
-  for (char c : value) {
+  for (char c : value.substr(0, kMaxLogValue)) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
     } else if (c == '\n') {
       out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (IsControl(c)) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x",
+                    static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
     } else {
       out += c;
     }
   }
+  if (value.size() > kMaxLogValue) out += "... (" + std::to_string(value.size()) + " bytes)";
   out += '"';
 }
 
 void AppendJsonString(std::string_view value, std::string& out) {
   out += '"';
-  for (char c : value) {
+  for (char c : value.substr(0, kMaxLogValue)) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
@@ -74,6 +96,7 @@ void AppendJsonString(std::string_view value, std::string& out) {
       out += c;
     }
   }
+  if (value.size() > kMaxLogValue) out += "... (" + std::to_string(value.size()) + " bytes)";
   out += '"';
 }
 

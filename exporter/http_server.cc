@@ -3,7 +3,9 @@
 #include <civetweb.h>
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <variant>
 #include <vector>
@@ -36,7 +38,35 @@ const char* Reason(int status) {
   }
 }
 
+// civetweb's messages are mostly about clients (a refused source, a broken request): anyone
+// can cause them, one per connection. At most kLogBurst lines per kLogWindow; the rest are
+// counted and said in one line when the window ends.
+constexpr int kLogBurst = 10;
+constexpr auto kLogWindow = std::chrono::seconds(10);
+
 int OnLog(const mg_connection*, const char* message) {
+  static std::mutex mu;
+  static std::chrono::steady_clock::time_point window;
+  static int logged = 0, suppressed = 0;
+  int dropped = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - window >= kLogWindow) {
+      dropped = suppressed;
+      window = now;
+      logged = suppressed = 0;
+    }
+    if (logged >= kLogBurst) {
+      ++suppressed;
+      return 1;
+    }
+    ++logged;
+  }
+  if (dropped > 0) {
+    Log(LogLevel::kWarn, "http server messages suppressed",
+        {{"count", std::to_string(dropped)}, {"window", "10s"}});
+  }
   Log(LogLevel::kWarn, "http server", {{"error", message}});
   return 1;
 }

@@ -264,6 +264,37 @@ TEST(AbuseIntegrationTest, AllowedSourcesRefuseOthersAtOnce) {
   }
 }
 
+// Issue 18: each connection from a refused source wrote a log line (29,617 lines, 3.7 MB in
+// 5 s). At most a burst per 10 s now, and one line saying how many were left out.
+TEST(AbuseIntegrationTest, RefusedSourcesCannotFloodTheLog) {
+  RaftCluster c(1);
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--web.allowed-sources=127.0.0.1/32"});
+  ASSERT_EQ(e.Get().status, 200);
+  const auto lines = [&] {
+    std::ifstream in(e.log_path());
+    int n = 0;
+    for (std::string line; std::getline(in, line);)
+      n += line.find("http server") != std::string::npos;
+    return n;
+  };
+  const int before = lines();
+  int refused = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const int fd = ConnectFrom("127.0.0.2", e.port());
+    if (fd < 0) continue;
+    ++refused;
+    Exchange(fd, "GET / HTTP/1.0\r\n\r\n");
+    close(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const int logged = lines() - before;
+  std::printf("[ abuse ] %d refused connections wrote %d log lines\n", refused, logged);
+  EXPECT_GT(refused, 100);
+  EXPECT_LE(logged, 12);
+  EXPECT_EQ(e.Get().status, 200);
+}
+
 TEST(AbuseIntegrationTest, PasswordFloodIsThrottledAndTheRightUserStillScrapes) {
   RaftCluster c(1);
   char dir[] = "/tmp/ovn-raft-auth.XXXXXX";

@@ -20,3 +20,27 @@ TEST(LogTest, JsonEscapesControlCharacters) {
 
 }  // namespace
 }  // namespace ovn_raft
+
+namespace ovn_raft {
+namespace {
+
+// Issue 18: NUL, CR and ESC from an ovsdb error went into the log raw (a NUL cut the line and
+// glued the next one on), and a 7 MB error became one line.
+TEST(LogTest, ControlBytesEscapedAndLongValuesBounded) {
+  const std::string hostile = std::string("a\0b\rc\x1b[2Jd\te", 12);
+  const std::string logfmt =
+      FormatLogLine(LogFormat::kLogfmt, "T", LogLevel::kWarn, "m", {{"error", hostile}});
+  EXPECT_NE(logfmt.find(R"(error="a\u0000b\rc\u001b[2Jd\te")"), std::string::npos) << logfmt;
+  for (char c : logfmt) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\n') << logfmt;
+  const std::string json =
+      FormatLogLine(LogFormat::kJson, "T", LogLevel::kWarn, "m", {{"error", hostile}});
+  EXPECT_NE(json.find(R"("error":"a\u0000b\u000dc\u001b[2Jd\u0009e")"), std::string::npos) << json;
+  const std::string huge(7'000'000, 'x');
+  const std::string bounded =
+      FormatLogLine(LogFormat::kLogfmt, "T", LogLevel::kWarn, "m", {{"error", huge}});
+  EXPECT_LT(bounded.size(), 1200u);
+  EXPECT_NE(bounded.find("... (7000000 bytes)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ovn_raft
