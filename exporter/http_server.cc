@@ -7,6 +7,7 @@
 #include <exception>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -83,9 +84,18 @@ int HttpServer::OnRequest(mg_connection* conn) {
   if (const char* h = mg_get_header(conn, "X-Prometheus-Scrape-Timeout-Seconds")) {
     request.scrape_timeout = h;
   }
+  struct Active {
+    std::atomic<int>& n;
+    explicit Active(std::atomic<int>& count) : n(count) { ++n; }
+    ~Active() { --n; }
+  } active(self->active_);
   HttpResponse response;
   try {
-    response = self->handler_(request);
+    response = self->draining_ ? HttpResponse{503,
+                                              "text/plain; charset=utf-8",
+                                              "shutting down\n",
+                                              {{"Connection", "close"}}}
+                               : self->handler_(request);
   } catch (const std::exception& e) {
     // Handlers do not throw by design; this keeps a bug from killing the process.
     Log(LogLevel::kError, "request handler failed", {{"path", request.path}, {"error", e.what()}});
@@ -156,6 +166,17 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
   const int n = mg_get_server_ports(ctx_, 4, bound);
   port_ = n > 0 ? bound[0].port : 0;
   return std::nullopt;
+}
+
+int HttpServer::Drain(std::chrono::milliseconds grace) {
+  draining_ = true;
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  while (active_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const int left = active_;
+  Stop();
+  return left;
 }
 
 void HttpServer::Stop() {

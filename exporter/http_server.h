@@ -3,6 +3,7 @@
 // The HTTP edge: civetweb (C API) serving requests through one handler. civetweb stays an
 // implementation detail of this file.
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -35,7 +36,7 @@ struct HttpResponse {
 struct HttpServerOptions {
   int threads = 128;                                // connections served at once (one worker each)
   std::chrono::milliseconds request_timeout{3000};  // to receive a request; also keep-alive idle
-  std::vector<std::string> allowed_sources;         // IPv4 CIDRs; empty: everyone
+  std::vector<std::string> allowed_sources;         // IPv4/IPv6 CIDRs; empty: everyone
 };
 
 class HttpServer {
@@ -52,11 +53,17 @@ class HttpServer {
   std::optional<SetupError> Start(const std::string& listen_address,
                                   const HttpServerOptions& options);
   void Stop();
+  // SIGTERM: requests in flight finish and send their pages, for at most `grace`; requests that
+  // arrive meanwhile get 503 and Connection: close. Then Stop(). Returns how many requests were
+  // still running when the grace period ended (0: all finished).
+  int Drain(std::chrono::milliseconds grace);
   int port() const { return port_; }
 
  private:
   static int OnRequest(::mg_connection* conn);
   Handler handler_;
+  std::atomic<int> active_{0};
+  std::atomic<bool> draining_{false};
   mg_context* ctx_ = nullptr;
   int port_ = 0;
 };

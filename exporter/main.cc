@@ -78,8 +78,16 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
 
   int signal = 0;
   sigwait(&stop, &signal);
-  Log(LogLevel::kInfo, "shutting down", {{"signal", strsignal(signal)}});
-  server.Stop();
+  // The scrapes in flight finish first (mg_stop alone stopped their writes: empty replies), for
+  // at most a round's deadline and a margin, well inside Kubernetes' 30 s grace period.
+  const auto grace = config.timeout + std::chrono::seconds(2);
+  Log(LogLevel::kInfo, "shutting down",
+      {{"signal", strsignal(signal)}, {"grace_ms", std::to_string(grace.count())}});
+  const int unfinished = server.Drain(grace);
+  if (unfinished > 0) {
+    Log(LogLevel::kWarn, "requests still running at the end of the grace period",
+        {{"count", std::to_string(unfinished)}});
+  }
   return 0;
 }
 
