@@ -7,7 +7,7 @@ ARG DEBIAN_SLIM_IMAGE=debian:12-slim
 
 FROM ${DEBIAN_IMAGE} AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      g++ cmake ninja-build prometheus-cpp-dev libcivetweb-dev rapidjson-dev libcrypt-dev \
+      g++ cmake ninja-build prometheus-cpp-dev libcivetweb-dev rapidjson-dev libcrypt-dev zlib1g-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -19,7 +19,7 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
 
 FROM ${DEBIAN_SLIM_IMAGE}
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      libcivetweb1 libcrypt1 \
+      libcivetweb1 libcrypt1 zlib1g \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && useradd --system --uid 65532 --no-create-home --shell /usr/sbin/nologin exporter
 COPY --from=build /build/exporter/ovn-raft-exporter /usr/local/bin/ovn-raft-exporter

@@ -13,6 +13,7 @@
 
 #include "cli/host_list.h"
 #include "cli/log.h"
+#include "exporter/gzip.h"
 #include "exporter/listen_address.h"
 
 namespace ovn_raft {
@@ -84,6 +85,7 @@ int HttpServer::OnRequest(mg_connection* conn) {
   if (const char* h = mg_get_header(conn, "X-Prometheus-Scrape-Timeout-Seconds")) {
     request.scrape_timeout = h;
   }
+  if (const char* h = mg_get_header(conn, "Accept-Encoding")) request.accept_encoding = h;
   struct Active {
     std::atomic<int>& n;
     explicit Active(std::atomic<int>& count) : n(count) { ++n; }
@@ -100,6 +102,16 @@ int HttpServer::OnRequest(mg_connection* conn) {
     // Handlers do not throw by design; this keeps a bug from killing the process.
     Log(LogLevel::kError, "request handler failed", {{"path", request.path}, {"error", e.what()}});
     response = HttpResponse{500, "text/plain; charset=utf-8", "internal error\n", {}};
+  }
+  // Pages worth it, for clients that ask: Prometheus does on every scrape.
+  if (response.body.size() >= 1024 && AcceptsGzip(request.accept_encoding)) {
+    if (std::string packed = Gzip(response.body); !packed.empty()) {
+      response.body = std::move(packed);
+      response.headers.emplace_back("Content-Encoding", "gzip");
+    }
+  }
+  if (response.body.size() >= 1024 || !request.accept_encoding.empty()) {
+    response.headers.emplace_back("Vary", "Accept-Encoding");
   }
   std::string head = "HTTP/1.1 " + std::to_string(response.status) + " " + Reason(response.status) +
                      "\r\nContent-Type: " + response.content_type +

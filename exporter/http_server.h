@@ -21,8 +21,9 @@ namespace ovn_raft {
 struct HttpRequest {
   std::string method;
   std::string path;
-  std::string authorization;   // Authorization header, "" when absent
-  std::string scrape_timeout;  // X-Prometheus-Scrape-Timeout-Seconds, "" when absent
+  std::string authorization;    // Authorization header, "" when absent
+  std::string scrape_timeout;   // X-Prometheus-Scrape-Timeout-Seconds, "" when absent
+  std::string accept_encoding;  // Accept-Encoding, "" when absent
 };
 
 struct HttpResponse {

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -283,6 +284,34 @@ TEST(AbuseIntegrationTest, SigtermLetsTheScrapesInFlightFinish) {
   EXPECT_EQ(whole, 50);
   EXPECT_EQ(status, 0);
   EXPECT_LT(seconds, 5.0);
+}
+
+// Issue 18: gzip when asked (Prometheus asks on every scrape), a whole page that inflates back.
+TEST(AbuseIntegrationTest, GzipWhenAsked) {
+  RaftCluster c(1);
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb")});
+  const int fd = ConnectFrom("127.0.0.1", e.port());
+  const std::string reply = Exchange(
+      fd, "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n");
+  close(fd);
+  const auto head_end = reply.find("\r\n\r\n");
+  ASSERT_NE(head_end, std::string::npos);
+  const std::string head = reply.substr(0, head_end);
+  EXPECT_NE(head.find("Content-Encoding: gzip"), std::string::npos) << head;
+  EXPECT_NE(head.find("Vary: Accept-Encoding"), std::string::npos) << head;
+  const std::string packed = reply.substr(head_end + 4);
+  z_stream z{};
+  ASSERT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+  std::string page(4 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
+  z.avail_in = static_cast<uInt>(packed.size());
+  z.next_out = reinterpret_cast<Bytef*>(page.data());
+  z.avail_out = static_cast<uInt>(page.size());
+  ASSERT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
+  page.resize(z.total_out);
+  inflateEnd(&z);
+  EXPECT_EQ(testing::Exposition(page).Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1);
+  std::printf("[ abuse ] /metrics: %zu bytes, %zu gzipped\n", page.size(), packed.size());
 }
 
 TEST(AbuseIntegrationTest, SlowClientsDoNotStarveAScrapeAndLeaveNothingBehind) {
