@@ -44,7 +44,19 @@ std::string DecodeBase64(std::string_view text) {
 
 BasicAuth::BasicAuth(std::map<std::string, std::string> users) : users_(std::move(users)) {}
 
+void BasicAuth::Replace(std::map<std::string, std::string> users) {
+  const std::lock_guard<std::mutex> lock(mu_);
+  users_ = std::move(users);
+  verified_.clear();
+}
+
+std::size_t BasicAuth::users() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return users_.size();
+}
+
 AuthResult BasicAuth::Check(std::string_view authorization) {
+  if (users() == 0) return AuthResult::kAllowed;
   // The scheme is case-insensitive (RFC 7617 via RFC 9110): "basic" and "BASIC" are Basic.
   constexpr std::string_view kScheme = "basic ";
   const std::string_view scheme = authorization.substr(0, kScheme.size());
@@ -62,16 +74,19 @@ AuthResult BasicAuth::Check(std::string_view authorization) {
   }
   const std::string user = decoded.substr(0, colon);
   const std::string password = decoded.substr(colon + 1);
+  std::string hash;
+  bool known = false;
   {
     const std::lock_guard<std::mutex> lock(mu_);
     if (verified_.count(decoded)) return AuthResult::kAllowed;
     if (checking_ >= kMaxConcurrentChecks) return AuthResult::kThrottled;
     ++checking_;
+    const auto it = users_.find(user);
+    known = it != users_.end();
+    // Unknown users cost a bcrypt too, so response time does not tell which names exist.
+    hash = known ? it->second : kDummyHash;
   }
-  const auto it = users_.find(user);
-  // Unknown users cost a bcrypt too, so response time does not tell which user names exist.
-  const bool ok =
-      BcryptMatches(password, it == users_.end() ? kDummyHash : it->second) && it != users_.end();
+  const bool ok = BcryptMatches(password, hash) && known;
   const std::lock_guard<std::mutex> lock(mu_);
   --checking_;
   if (!ok) return AuthResult::kDenied;

@@ -21,12 +21,16 @@ class BasicAuth {
   static constexpr std::size_t kMaxCached = 16;
 
   explicit BasicAuth(std::map<std::string, std::string> users);
-  // `authorization` is the Authorization header's value, or empty when absent.
+  // `authorization` is the Authorization header's value, or empty when absent. Everyone is
+  // allowed while there are no users (a web config without basic_auth_users).
   AuthResult Check(std::string_view authorization);
+  // A reloaded web config's users: the passwords verified before are checked again.
+  void Replace(std::map<std::string, std::string> users);
+  std::size_t users() const;
 
  private:
   std::map<std::string, std::string> users_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::set<std::string> verified_;  // "user:password" pairs that matched, at most kMaxCached
   int checking_ = 0;                // bcrypt checks running now
 };

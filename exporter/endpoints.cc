@@ -19,7 +19,11 @@ HttpResponse Text(int status, std::string body) {
 }  // namespace
 
 Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth)
-    : config_(std::move(config)), coordinator_(coordinator), auth_(std::move(auth)) {}
+    : config_(std::move(config)), coordinator_(coordinator), auth_(std::move(auth)) {
+  if (auth_ && !config_.web_config_file.empty()) {
+    watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_);
+  }
+}
 
 HttpResponse Endpoints::Handle(const HttpRequest& request) {
   if (request.method != "GET" && request.method != "HEAD") {
@@ -29,6 +33,7 @@ HttpResponse Endpoints::Handle(const HttpRequest& request) {
   }
   // Liveness stays open so that kubelet probes need no credentials.
   if (request.path == "/healthz") return Text(200, "ok\n");
+  if (watcher_) watcher_->Poll();
   if (auth_) {
     switch (auth_->Check(request.authorization)) {
       case AuthResult::kAllowed:

@@ -10,6 +10,7 @@
 #include "exporter/basic_auth.h"
 #include "exporter/config.h"
 #include "exporter/http_server.h"
+#include "exporter/web_config_watcher.h"
 #include "reader/read_coordinator.h"
 
 namespace ovn_raft {
@@ -30,6 +31,7 @@ class Endpoints {
   const Config config_;
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
+  std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0};
 };

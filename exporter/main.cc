@@ -33,9 +33,8 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
       Log(LogLevel::kError, "invalid web config", {{"error", web.error().message}});
       return 2;
     }
-    if (!web.value().basic_auth_users.empty()) {
-      auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
-    }
+    // Kept even without users, so that a reload of the file can add them.
+    auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
   }
 
   // Block the stop signals in every thread; the main thread waits for them below.
@@ -53,6 +52,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   ReadCoordinator coordinator(
       [&reader](std::chrono::milliseconds timeout) { return reader.ReadAll(timeout); },
       config.min_interval, config.timeout);
+  const bool auth_on = auth && auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(auth));
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
@@ -73,7 +73,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
        {"databases", dbs},
        {"timeout_ms", std::to_string(config.timeout.count())},
        {"min_interval_ms", std::to_string(config.min_interval.count())},
-       {"basic_auth", config.web_config_file.empty() ? "off" : "on"},
+       {"basic_auth", auth_on ? "on" : "off"},
        {"version", OVN_RAFT_VERSION}});
 
   int signal = 0;

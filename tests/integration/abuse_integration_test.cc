@@ -386,6 +386,43 @@ TEST(AbuseIntegrationTest, RefusedSourcesCannotFloodTheLog) {
   EXPECT_EQ(e.Get().status, 200);
 }
 
+// Issue 18: the web config is re-read when it changes (a rotated Secret), as exporter-toolkit
+// does; a broken file keeps the last good users.
+TEST(AbuseIntegrationTest, WebConfigReloadsOnChangeAndKeepsTheLastGoodOne) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-reload.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string web = std::string(dir) + "/web.yml";
+  const auto write = [&](const std::string& password) {  // atomically, as a Secret update is
+    ASSERT_EQ(system(("/usr/bin/python3 -W ignore -c 'import crypt; print(\"basic_auth_users:\\n  "
+                      "prom: \" + "
+                      "crypt.crypt(\"" +
+                      password + "\", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=32)))' > " + web +
+                      ".new && mv " + web + ".new " + web)
+                         .c_str()),
+              0);
+  };
+  write("first");
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--web.config.file=" + web});
+  const auto status = [&](const std::string& password) {
+    return testing::HttpGet(e.Url(), "prom:" + password).status;
+  };
+  EXPECT_EQ(status("first"), 200);
+  write("second");
+  EXPECT_TRUE(testing::Eventually([&] { return status("first") == 401; }, 5));
+  EXPECT_EQ(status("second"), 200);
+  ASSERT_EQ(system(("printf 'basic_auth_users:\\n  prom: $2\\n' > " + web).c_str()), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(status("second"), 200);  // the broken file is not taken
+  std::ifstream log(e.log_path());
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("web config reloaded"), std::string::npos) << text;
+  EXPECT_NE(text.find("web config reload failed, keeping the last good one"), std::string::npos)
+      << text;
+  EXPECT_EQ(system(("rm -rf " + std::string(dir)).c_str()), 0);
+}
+
 TEST(AbuseIntegrationTest, PasswordFloodIsThrottledAndTheRightUserStillScrapes) {
   RaftCluster c(1);
   char dir[] = "/tmp/ovn-raft-auth.XXXXXX";

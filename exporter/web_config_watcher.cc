@@ -1,0 +1,48 @@
+#include "exporter/web_config_watcher.h"
+
+#include <sys/stat.h>
+
+#include "cli/log.h"
+#include "exporter/web_config.h"
+
+namespace ovn_raft {
+
+WebConfigWatcher::WebConfigWatcher(std::string path, BasicAuth& auth)
+    : path_(std::move(path)), auth_(auth), last_(StampOf(path_)) {}
+
+WebConfigWatcher::Stamp WebConfigWatcher::StampOf(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return {};
+  return {static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+          static_cast<std::int64_t>(st.st_size), static_cast<std::uint64_t>(st.st_ino)};
+}
+
+void WebConfigWatcher::Poll() {
+  const auto now = std::chrono::steady_clock::now();
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    if (now - checked_ < std::chrono::seconds(1)) return;
+    checked_ = now;
+    // A Secret's files are symlinks into a directory swapped at once: stat follows them.
+    const Stamp stamp = StampOf(path_);
+    if (stamp == last_) return;
+    last_ = stamp;
+  }
+  auto web = LoadWebConfig(path_);
+  if (!web) {
+    Log(LogLevel::kWarn, "web config reload failed, keeping the last good one",
+        {{"error", web.error().message}});
+  } else if (web.value().basic_auth_users.empty() && auth_.users() > 0) {
+    Log(LogLevel::kWarn,
+        "web config reload ignored: it has no users and would turn "
+        "authentication off; restart to do that",
+        {{"file", path_}});
+  } else {
+    const std::size_t users = web.value().basic_auth_users.size();
+    auth_.Replace(std::move(web.value().basic_auth_users));
+    Log(LogLevel::kInfo, "web config reloaded",
+        {{"file", path_}, {"users", std::to_string(users)}});
+  }
+}
+
+}  // namespace ovn_raft
