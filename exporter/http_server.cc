@@ -78,6 +78,13 @@ int OnLog(const mg_connection*, const char* message) {
 int HttpServer::OnRequest(mg_connection* conn) {
   const mg_request_info* info = mg_get_request_info(conn);
   auto* self = static_cast<HttpServer*>(info->user_data);
+  // Nothing here takes a body. civetweb would read one to its end after the handler, its
+  // timeout restarting with every byte: 300 bodies trickled a byte per 1.5 s held every
+  // worker. mg_send_http_error closes the connection without reading it.
+  if (info->content_length > 0 || mg_get_header(conn, "Transfer-Encoding") != nullptr) {
+    mg_send_http_error(conn, 413, "%s", "requests take no body\n");
+    return 413;
+  }
   HttpRequest request;
   request.method = info->request_method ? info->request_method : "";
   request.path = info->local_uri ? info->local_uri : "";
@@ -93,11 +100,9 @@ int HttpServer::OnRequest(mg_connection* conn) {
   } active(self->active_);
   HttpResponse response;
   try {
-    response = self->draining_ ? HttpResponse{503,
-                                              "text/plain; charset=utf-8",
-                                              "shutting down\n",
-                                              {{"Connection", "close"}}}
-                               : self->handler_(request);
+    response = self->draining_
+                   ? HttpResponse{503, "text/plain; charset=utf-8", "shutting down\n", {}}
+                   : self->handler_(request);
   } catch (const std::exception& e) {
     // Handlers do not throw by design; this keeps a bug from killing the process.
     Log(LogLevel::kError, "request handler failed", {{"path", request.path}, {"error", e.what()}});
@@ -116,7 +121,7 @@ int HttpServer::OnRequest(mg_connection* conn) {
   std::string head = "HTTP/1.1 " + std::to_string(response.status) + " " + Reason(response.status) +
                      "\r\nContent-Type: " + response.content_type +
                      "\r\nContent-Length: " + std::to_string(response.body.size()) +
-                     "\r\nCache-Control: no-store\r\n";
+                     "\r\nCache-Control: no-store\r\nConnection: close\r\n";
   for (const auto& [name, value] : response.headers) head += name + ": " + value + "\r\n";
   head += "\r\n";
   // One write: headers and body in separate segments would meet Nagle's algorithm and the
@@ -146,8 +151,8 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
   // Accepted connections wait here for a worker, in order; a full queue would stall accept()
   // and leave new connections to SYN retries (seconds each).
   const std::string queue = std::to_string(std::max(1024, 4 * options.threads));
-  // One deadline to receive a request and to sit idle between keep-alive requests: a
-  // connection that sends nothing useful frees its worker within it.
+  // The deadline to receive a request: a connection that sends nothing useful frees its
+  // worker within it.
   const std::string timeout = std::to_string(options.request_timeout.count());
   // civetweb refuses other sources in its accepting thread, before they take a worker.
   // Without IPv6 no IPv6 peer can connect, and civetweb would refuse an IPv6 entry.
@@ -156,13 +161,15 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
     if (!IsIpv6Cidr(cidr) || has_ipv6) acl += ",+" + cidr;
   }
   if (!options.allowed_sources.empty()) acl = "-0.0.0.0/0" + acl;
+  // One request per connection: civetweb gives a connection a worker for its whole life, so
+  // 256 keep-alive connections sending a request every 1.5 s held every worker while real
+  // scrapes waited. A scraper every 15 s or more gains nothing from keep-alive.
+  // No linger_timeout_ms: 0 set SO_LINGER {1, 0}, so every close the server started reset the
+  // connection and discarded bytes not yet sent (16 of 20 HTTP/1.0 fetches of a 129 KB page
+  // cut). Without it the kernel finishes sending after close.
   std::vector<const char*> civet_options{
-      "listening_ports", ports.c_str(), "num_threads", thread_count.c_str(), "request_timeout_ms",
-      timeout.c_str(), "enable_keep_alive", "yes",
-      // No linger_timeout_ms: 0 set SO_LINGER {1, 0}, so every close the server started reset
-      // the connection and discarded bytes not yet sent (15 of 20 HTTP/1.0 fetches of a 136 KB
-      // page cut). Without it the kernel finishes sending after close.
-      "keep_alive_timeout_ms", timeout.c_str()};
+      "listening_ports",    ports.c_str(),   "num_threads",       thread_count.c_str(),
+      "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "no"};
   if (!acl.empty()) {
     civet_options.push_back("access_control_list");
     civet_options.push_back(acl.c_str());

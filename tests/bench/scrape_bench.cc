@@ -1,5 +1,5 @@
-// Figures for the README, not a test: /metrics latency over many scrapes (one keep-alive
-// connection, as Prometheus does), the exec baseline of the Go exporters (two
+// Figures for the README, not a test: /metrics latency over many scrapes (a connection each:
+// the exporter serves one request per connection), the exec baseline of the Go exporters (two
 // `ovs-appctl cluster/status` per scrape), and the exporter's resident memory as scrapes go by.
 //
 //   scrape_bench URL SCRAPES EXPORTER_PID [CTL_NB CTL_SB EXEC_RUNS]

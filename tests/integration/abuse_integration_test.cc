@@ -314,6 +314,64 @@ TEST(AbuseIntegrationTest, GzipWhenAsked) {
   std::printf("[ abuse ] /metrics: %zu bytes, %zu gzipped\n", page.size(), packed.size());
 }
 
+// Issue 18: clients that look busy held every worker: 256 keep-alive connections sending a
+// request every 1.5 s, or 300 bodies trickled a byte per 1.5 s (civetweb read each body to its
+// end after the handler). A real scrape must be answered all along.
+struct BusyAttack {
+  const char* name;
+  std::string first;  // sent on connecting
+  bool again;         // true: the request again every 1.5 s; false: one more body byte
+};
+
+TEST(AbuseIntegrationTest, ClientsThatLookBusyDoNotHoldEveryWorker) {
+  RaftCluster c(1);
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb")});
+  for (const BusyAttack& attack :
+       {BusyAttack{"256 keep-alive connections, a request each per 1.5 s",
+                   "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", true},
+        BusyAttack{"300 bodies of 100 MB trickled a byte per 1.5 s",
+                   "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n",
+                   false}}) {
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> attackers;
+    const int count = attack.again ? 256 : 300;
+    for (int i = 0; i < count; ++i) {
+      attackers.emplace_back([&] {
+        const int fd = ConnectFrom("127.0.0.1", e.port());
+        if (fd < 0) return;
+        timeval tv{0, 200000};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+        bool ok = send(fd, attack.first.data(), attack.first.size(), MSG_NOSIGNAL) > 0;
+        while (ok && !stop) {
+          char buf[4096];
+          if (recv(fd, buf, sizeof(buf), 0) == 0) break;  // closed by the server
+          for (int t = 0; t < 15 && !stop; ++t)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          const std::string next = attack.again ? attack.first : "x";
+          ok = send(fd, next.data(), next.size(), MSG_NOSIGNAL) > 0;
+        }
+        close(fd);
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    int answered = 0;
+    double worst = 0;
+    for (int i = 0; i < 8; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      const auto r = testing::HttpGet(e.Url(), "", 1500);
+      worst = std::max(
+          worst, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      answered += r.status == 200;
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    }
+    stop = true;
+    for (auto& t : attackers) t.join();
+    std::printf("[ abuse ] %s: %d of 8 scrapes answered, the slowest in %.3f s\n", attack.name,
+                answered, worst);
+    EXPECT_EQ(answered, 8) << attack.name;
+  }
+}
+
 TEST(AbuseIntegrationTest, SlowClientsDoNotStarveAScrapeAndLeaveNothingBehind) {
   RaftCluster c(1);
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
