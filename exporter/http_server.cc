@@ -1,6 +1,7 @@
 #include "exporter/http_server.h"
 
 #include <civetweb.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -149,8 +150,31 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
   const std::string ports = address.CivetwebPorts();
   const std::string thread_count = std::to_string(options.threads);
   // Accepted connections wait here for a worker, in order; a full queue would stall accept()
-  // and leave new connections to SYN retries (seconds each).
-  const std::string queue = std::to_string(std::max(1024, 4 * options.threads));
+  // and leave new connections to SYN retries (seconds each). Every queued connection and
+  // every worker holds a descriptor: the queue stays within the descriptor limit (raised to
+  // its hard maximum first), or accept() fails with EMFILE and civetweb's accept loop spins.
+  rlimit files{};
+  long queue_depth = std::max(1024, 4 * options.threads);
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
+    if (files.rlim_cur < files.rlim_max) {
+      files.rlim_cur = files.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &files);
+      getrlimit(RLIMIT_NOFILE, &files);
+    }
+    const long spare = static_cast<long>(std::min<rlim_t>(files.rlim_cur, 1 << 20)) -
+                       options.threads - 64;  // workers, ovsdb sockets, logs
+    if (spare < 16) {
+      return SetupError{"the descriptor limit (" + std::to_string(files.rlim_cur) +
+                        ") is too low for --web.max-connections=" +
+                        std::to_string(options.threads) + ": raise it or lower that"};
+    }
+    if (spare < queue_depth) {
+      Log(LogLevel::kWarn, "connection queue shortened to fit the descriptor limit",
+          {{"queue", std::to_string(spare)}, {"nofile", std::to_string(files.rlim_cur)}});
+      queue_depth = spare;
+    }
+  }
+  const std::string queue = std::to_string(queue_depth);
   // The deadline to receive a request: a connection that sends nothing useful frees its
   // worker within it.
   const std::string timeout = std::to_string(options.request_timeout.count());
@@ -169,7 +193,8 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
   // cut). Without it the kernel finishes sending after close.
   std::vector<const char*> civet_options{
       "listening_ports",    ports.c_str(),   "num_threads",       thread_count.c_str(),
-      "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "no"};
+      "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "no",
+      "connection_queue",   queue.c_str()};
   if (!acl.empty()) {
     civet_options.push_back("access_control_list");
     civet_options.push_back(acl.c_str());
