@@ -55,7 +55,7 @@ std::size_t BasicAuth::users() const {
   return users_.size();
 }
 
-AuthResult BasicAuth::Check(std::string_view authorization) {
+AuthResult BasicAuth::Check(std::string_view authorization, const std::string& source) {
   if (users() == 0) return AuthResult::kAllowed;
   // The scheme is case-insensitive (RFC 7617 via RFC 9110): "basic" and "BASIC" are Basic.
   constexpr std::string_view kScheme = "basic ";
@@ -79,8 +79,11 @@ AuthResult BasicAuth::Check(std::string_view authorization) {
   {
     const std::lock_guard<std::mutex> lock(mu_);
     if (verified_.count(decoded)) return AuthResult::kAllowed;
-    if (checking_ >= kMaxConcurrentChecks) return AuthResult::kThrottled;
+    if (checking_ >= kMaxConcurrentChecks || checking_by_source_.count(source)) {
+      return AuthResult::kThrottled;
+    }
     ++checking_;
+    checking_by_source_[source] = 1;
     const auto it = users_.find(user);
     known = it != users_.end();
     // Unknown users cost a bcrypt too, so response time does not tell which names exist.
@@ -89,6 +92,7 @@ AuthResult BasicAuth::Check(std::string_view authorization) {
   const bool ok = BcryptMatches(password, hash) && known;
   const std::lock_guard<std::mutex> lock(mu_);
   --checking_;
+  checking_by_source_.erase(source);
   if (!ok) return AuthResult::kDenied;
   if (verified_.size() >= kMaxCached) verified_.clear();  // bounded; the right ones come back
   verified_.insert(decoded);

@@ -21,9 +21,11 @@ class BasicAuth {
   static constexpr std::size_t kMaxCached = 16;
 
   explicit BasicAuth(std::map<std::string, std::string> users);
-  // `authorization` is the Authorization header's value, or empty when absent. Everyone is
-  // allowed while there are no users (a web config without basic_auth_users).
-  AuthResult Check(std::string_view authorization);
+  // `authorization` is the Authorization header's value, or empty when absent; `source` the
+  // client's address. Everyone is allowed while there are no users (a web config without
+  // basic_auth_users). One source runs at most one check at a time, so that a flood from one
+  // source leaves a check slot to the others (it locked the right password out after a start).
+  AuthResult Check(std::string_view authorization, const std::string& source = "");
   // A reloaded web config's users: the passwords verified before are checked again.
   void Replace(std::map<std::string, std::string> users);
   std::size_t users() const;
@@ -33,6 +35,7 @@ class BasicAuth {
   mutable std::mutex mu_;
   std::set<std::string> verified_;  // "user:password" pairs that matched, at most kMaxCached
   int checking_ = 0;                // bcrypt checks running now
+  std::map<std::string, int> checking_by_source_;
 };
 
 // "dXNlcjpwYXNz" -> "user:pass"; empty on invalid input.

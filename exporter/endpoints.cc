@@ -35,7 +35,7 @@ HttpResponse Endpoints::Handle(const HttpRequest& request) {
   if (request.path == "/healthz") return Text(200, "ok\n");
   if (watcher_) watcher_->Poll();
   if (auth_) {
-    switch (auth_->Check(request.authorization)) {
+    switch (auth_->Check(request.authorization, request.source)) {
       case AuthResult::kAllowed:
         break;
       case AuthResult::kThrottled: {

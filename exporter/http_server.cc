@@ -94,6 +94,7 @@ int HttpServer::OnRequest(mg_connection* conn) {
     request.scrape_timeout = h;
   }
   if (const char* h = mg_get_header(conn, "Accept-Encoding")) request.accept_encoding = h;
+  request.source = info->remote_addr;
   struct Active {
     std::atomic<int>& n;
     explicit Active(std::atomic<int>& count) : n(count) { ++n; }

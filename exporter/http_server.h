@@ -24,6 +24,7 @@ struct HttpRequest {
   std::string authorization;    // Authorization header, "" when absent
   std::string scrape_timeout;   // X-Prometheus-Scrape-Timeout-Seconds, "" when absent
   std::string accept_encoding;  // Accept-Encoding, "" when absent
+  std::string source;           // the client's address
 };
 
 struct HttpResponse {

@@ -481,6 +481,62 @@ TEST(AbuseIntegrationTest, WebConfigReloadsOnChangeAndKeepsTheLastGoodOne) {
   EXPECT_EQ(system(("rm -rf " + std::string(dir)).c_str()), 0);
 }
 
+// Issue 18: after a fresh start (no password verified yet), 50 clients guessing passwords from
+// one source took both check slots and the right password from another source got only 429s
+// (0 of 17). One source now runs one check at a time.
+TEST(AbuseIntegrationTest, APasswordFloodFromOneSourceDoesNotLockOutAnother) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-fair.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string web = std::string(dir) + "/web.yml";
+  ASSERT_EQ(
+      system(
+          ("/usr/bin/python3 -W ignore -c 'import crypt; print(\"basic_auth_users:\\n  prom: \" + "
+           "crypt.crypt(\"secret\", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)))' > " +
+           web)
+              .c_str()),
+      0);
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--web.config.file=" + web});
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> flood;
+  for (int i = 0; i < 50; ++i) {
+    flood.emplace_back([&, i] {
+      // "prom:wrongN" in base64 differs per thread: no cache can answer it.
+      const std::string wrong = "prom:wrong" + std::to_string(i);
+      static const char* kB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+      std::string b64;
+      for (std::size_t at = 0; at < wrong.size(); at += 3) {
+        unsigned v = static_cast<unsigned char>(wrong[at]) << 16;
+        if (at + 1 < wrong.size()) v |= static_cast<unsigned char>(wrong[at + 1]) << 8;
+        if (at + 2 < wrong.size()) v |= static_cast<unsigned char>(wrong[at + 2]);
+        b64 += kB64[(v >> 18) & 63];
+        b64 += kB64[(v >> 12) & 63];
+        b64 += at + 1 < wrong.size() ? kB64[(v >> 6) & 63] : '=';
+        b64 += at + 2 < wrong.size() ? kB64[v & 63] : '=';
+      }
+      while (!stop) {
+        const int fd = ConnectFrom("127.0.0.2", e.port());
+        if (fd < 0) continue;
+        Exchange(fd,
+                 "GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic " + b64 + "\r\n\r\n");
+        close(fd);
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  int ok = 0;
+  for (int i = 0; i < 17; ++i) ok += testing::HttpGet(e.Url(), "prom:secret").status == 200;
+  stop = true;
+  for (auto& t : flood) t.join();
+  std::printf(
+      "[ abuse ] 50 clients guessing from 127.0.0.2: %d of 17 right-password scrapes from "
+      "127.0.0.1 answered\n",
+      ok);
+  EXPECT_EQ(ok, 17);
+  EXPECT_EQ(system(("rm -rf " + std::string(dir)).c_str()), 0);
+}
+
 TEST(AbuseIntegrationTest, PasswordFloodIsThrottledAndTheRightUserStillScrapes) {
   RaftCluster c(1);
   char dir[] = "/tmp/ovn-raft-auth.XXXXXX";

@@ -33,7 +33,7 @@ struct Fixture {
 TEST(EndpointsTest, MetricsStatusReadyLanding) {
   Fixture f;
   Endpoints e(f.config, f.coordinator, nullptr);
-  const auto metrics = e.Handle({"GET", "/metrics", "", "", ""});
+  const auto metrics = e.Handle({"GET", "/metrics", "", "", "", ""});
   EXPECT_EQ(metrics.status, 200);
   EXPECT_NE(metrics.content_type.find("version=0.0.4"), std::string::npos);
   const testing::Exposition m(metrics.body);
@@ -42,20 +42,20 @@ TEST(EndpointsTest, MetricsStatusReadyLanding) {
   EXPECT_EQ(m.Value("ovn_raft_exporter_build_info"), 1);
   EXPECT_TRUE(m.Value("process_resident_memory_bytes").has_value());
 
-  const auto status = e.Handle({"GET", "/status", "", "", ""});
+  const auto status = e.Handle({"GET", "/status", "", "", "", ""});
   rapidjson::Document d;
   d.Parse(status.body.c_str());
   ASSERT_FALSE(d.HasParseError()) << status.body;
   EXPECT_STREQ(d["databases"][0]["status"]["role"].GetString(), "leader");
   EXPECT_STREQ(d["databases"][1]["error"]["reason"].GetString(), "timeout");
 
-  const auto ready = e.Handle({"GET", "/readyz", "", "", ""});
+  const auto ready = e.Handle({"GET", "/readyz", "", "", "", ""});
   EXPECT_EQ(ready.status, 503);
   EXPECT_NE(ready.body.find("OVN_Southbound"), std::string::npos);
-  EXPECT_EQ(e.Handle({"GET", "/", "", "", ""}).status, 200);
-  EXPECT_EQ(e.Handle({"GET", "/healthz", "", "", ""}).status, 200);
-  EXPECT_EQ(e.Handle({"GET", "/nope", "", "", ""}).status, 404);
-  EXPECT_EQ(e.Handle({"POST", "/metrics", "", "", ""}).status, 405);
+  EXPECT_EQ(e.Handle({"GET", "/", "", "", "", ""}).status, 200);
+  EXPECT_EQ(e.Handle({"GET", "/healthz", "", "", "", ""}).status, 200);
+  EXPECT_EQ(e.Handle({"GET", "/nope", "", "", "", ""}).status, 404);
+  EXPECT_EQ(e.Handle({"POST", "/metrics", "", "", "", ""}).status, 405);
 }
 
 TEST(EndpointsTest, BasicAuthGuardsAllButHealthz) {
@@ -66,13 +66,13 @@ TEST(EndpointsTest, BasicAuthGuardsAllButHealthz) {
   const std::string hash = crypt_r("pw", salt, &data);
   Endpoints e(f.config, f.coordinator,
               std::make_unique<BasicAuth>(std::map<std::string, std::string>{{"u", hash}}));
-  const auto denied = e.Handle({"GET", "/metrics", "", "", ""});
+  const auto denied = e.Handle({"GET", "/metrics", "", "", "", ""});
   EXPECT_EQ(denied.status, 401);
   ASSERT_EQ(denied.headers.size(), 1u);
   EXPECT_EQ(denied.headers[0].first, "WWW-Authenticate");
-  EXPECT_EQ(e.Handle({"GET", "/status", "Basic dTpiYWQ=", "", ""}).status, 401);   // u:bad
-  EXPECT_EQ(e.Handle({"GET", "/metrics", "Basic dTpwdw==", "", ""}).status, 200);  // u:pw
-  EXPECT_EQ(e.Handle({"GET", "/healthz", "", "", ""}).status, 200);
+  EXPECT_EQ(e.Handle({"GET", "/status", "Basic dTpiYWQ=", "", "", ""}).status, 401);   // u:bad
+  EXPECT_EQ(e.Handle({"GET", "/metrics", "Basic dTpwdw==", "", "", ""}).status, 200);  // u:pw
+  EXPECT_EQ(e.Handle({"GET", "/healthz", "", "", "", ""}).status, 200);
 }
 
 }  // namespace
