@@ -5,7 +5,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +21,7 @@
 #include "support/exposition.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
+#include "support/gunzip.h"
 
 namespace ovn_raft {
 namespace {
@@ -88,6 +88,42 @@ std::string IdOf(const std::string& request) {
   return request.substr(at + 5, end - at - 5);
 }
 
+// A unixctl reply carrying `status` (the bytes raw, newlines escaped as JSON wants them).
+std::string StatusReply(const std::string& request, const std::string& status) {
+  std::string escaped;
+  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+  return R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})";
+}
+
+std::string Leader() { return testing::Fixture("ovs-3.1.0/leader.txt"); }
+
+// A web config at `path` with user prom and `password`, bcrypt with 2^`log_rounds` rounds,
+// written atomically (as a Secret update is).
+void WriteWebConfig(const std::string& path, const std::string& password, int log_rounds) {
+  ASSERT_EQ(system(("/usr/bin/python3 -W ignore -c 'import crypt; print(\"basic_auth_users:\\n  "
+                    "prom: \" + crypt.crypt(\"" +
+                    password + "\", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=" +
+                    std::to_string(1 << log_rounds) + ")))' > " + path + ".new && mv " + path +
+                    ".new " + path)
+                       .c_str()),
+            0);
+}
+
+std::string Base64(std::string_view in) {
+  static const char* kB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t at = 0; at < in.size(); at += 3) {
+    unsigned v = static_cast<unsigned char>(in[at]) << 16;
+    if (at + 1 < in.size()) v |= static_cast<unsigned char>(in[at + 1]) << 8;
+    if (at + 2 < in.size()) v |= static_cast<unsigned char>(in[at + 2]);
+    out += kB64[(v >> 18) & 63];
+    out += kB64[(v >> 12) & 63];
+    out += at + 1 < in.size() ? kB64[(v >> 6) & 63] : '=';
+    out += at + 2 < in.size() ? kB64[v & 63] : '=';
+  }
+  return out;
+}
+
 TEST(AbuseIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
   RaftCluster c(1);
   const std::string nested = std::string(100000, '[') + std::string(100000, ']');
@@ -96,11 +132,8 @@ TEST(AbuseIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
   });
   std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
   status.insert(status.find("Name: ") + 6, "\xFF\xFE");
-  std::string escaped;  // as JSON: the bytes stay raw, newlines escaped
-  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
   FakeUnixServer garbled([&](int fd, const std::string& request) {
-    FakeUnixServer::WriteAll(
-        fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
+    FakeUnixServer::WriteAll(fd, StatusReply(request, status));
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--ovsdb.database=Deep=" + deep.path(),
@@ -136,14 +169,9 @@ TEST(AbuseIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
 // answering in 300 ms, the round that client started ran with 100 ms and every concurrent
 // scrape took its failure (36 of 40 saw up 0). The header now bounds that client's wait only.
 TEST(AbuseIntegrationTest, OneClientsShortDeadlineDoesNotSpoilTheSharedRead) {
-  std::string escaped;
-  for (char ch : testing::Fixture("ovs-3.1.0/leader.txt")) {
-    escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
-  }
   FakeUnixServer slow([&](int fd, const std::string& request) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    FakeUnixServer::WriteAll(
-        fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
+    FakeUnixServer::WriteAll(fd, StatusReply(request, Leader()));
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + slow.path(), "--ovsdb.min-interval=0"});
   int up = 0, scrapes = 0;
@@ -189,11 +217,8 @@ TEST(AbuseIntegrationTest, PagesClosedByTheServerArriveWhole) {
                   i, i, i >> 8, i & 255);
     status += line;
   }
-  std::string escaped;
-  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
   FakeUnixServer big([&](int fd, const std::string& request) {
-    FakeUnixServer::WriteAll(
-        fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
+    FakeUnixServer::WriteAll(fd, StatusReply(request, status));
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + big.path()});  // 1 s cache: shared
   const std::size_t page = e.Get().body.size();
@@ -228,15 +253,10 @@ TEST(AbuseIntegrationTest, PagesClosedByTheServerArriveWhole) {
 // message (quadratic, a full core). 400,000 notifications, then the reply: it must be read
 // within the read timeout.
 TEST(AbuseIntegrationTest, AFloodOfTinyMessagesBeforeTheReply) {
-  std::string escaped;
-  for (char ch : testing::Fixture("ovs-3.1.0/leader.txt")) {
-    escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
-  }
   std::string flood;
   for (int i = 0; i < 400000; ++i) flood += R"({"id":null,"method":"n","params":[]})";
   FakeUnixServer noisy([&](int fd, const std::string& request) {
-    FakeUnixServer::WriteAll(fd, flood + R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped +
-                                     R"(","error":null})");
+    FakeUnixServer::WriteAll(fd, flood + StatusReply(request, Leader()));
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + noisy.path(), "--ovsdb.timeout=5s"});
   const auto start = std::chrono::steady_clock::now();
@@ -252,14 +272,9 @@ TEST(AbuseIntegrationTest, AFloodOfTinyMessagesBeforeTheReply) {
 // Issue 18: SIGTERM with 50 scrapes in flight gave all 50 empty replies (mg_stop stopped
 // their writes while the handlers ran). They finish within the grace period, then exit 0.
 TEST(AbuseIntegrationTest, SigtermLetsTheScrapesInFlightFinish) {
-  std::string escaped;
-  for (char ch : testing::Fixture("ovs-3.1.0/leader.txt")) {
-    escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
-  }
   FakeUnixServer slow([&](int fd, const std::string& request) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    FakeUnixServer::WriteAll(
-        fd, R"({"id":)" + IdOf(request) + R"(,"result":")" + escaped + R"(","error":null})");
+    FakeUnixServer::WriteAll(fd, StatusReply(request, Leader()));
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + slow.path(), "--ovsdb.min-interval=0"});
   std::atomic<int> whole{0};
@@ -300,16 +315,8 @@ TEST(AbuseIntegrationTest, GzipWhenAsked) {
   EXPECT_NE(head.find("Content-Encoding: gzip"), std::string::npos) << head;
   EXPECT_NE(head.find("Vary: Accept-Encoding"), std::string::npos) << head;
   const std::string packed = reply.substr(head_end + 4);
-  z_stream z{};
-  ASSERT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
-  std::string page(4 << 20, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
-  z.avail_in = static_cast<uInt>(packed.size());
-  z.next_out = reinterpret_cast<Bytef*>(page.data());
-  z.avail_out = static_cast<uInt>(page.size());
-  ASSERT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
-  page.resize(z.total_out);
-  inflateEnd(&z);
+  const std::string page = testing::Gunzip(packed);
+  ASSERT_FALSE(page.empty());
   EXPECT_EQ(testing::Exposition(page).Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1);
   std::printf("[ abuse ] /metrics: %zu bytes, %zu gzipped\n", page.size(), packed.size());
 }
@@ -451,15 +458,7 @@ TEST(AbuseIntegrationTest, WebConfigReloadsOnChangeAndKeepsTheLastGoodOne) {
   char dir[] = "/tmp/ovn-raft-reload.XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
   const std::string web = std::string(dir) + "/web.yml";
-  const auto write = [&](const std::string& password) {  // atomically, as a Secret update is
-    ASSERT_EQ(system(("/usr/bin/python3 -W ignore -c 'import crypt; print(\"basic_auth_users:\\n  "
-                      "prom: \" + "
-                      "crypt.crypt(\"" +
-                      password + "\", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=32)))' > " + web +
-                      ".new && mv " + web + ".new " + web)
-                         .c_str()),
-              0);
-  };
+  const auto write = [&](const std::string& password) { WriteWebConfig(web, password, 5); };
   write("first");
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--web.config.file=" + web});
@@ -489,32 +488,15 @@ TEST(AbuseIntegrationTest, APasswordFloodFromOneSourceDoesNotLockOutAnother) {
   char dir[] = "/tmp/ovn-raft-fair.XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
   const std::string web = std::string(dir) + "/web.yml";
-  ASSERT_EQ(
-      system(
-          ("/usr/bin/python3 -W ignore -c 'import crypt; print(\"basic_auth_users:\\n  prom: \" + "
-           "crypt.crypt(\"secret\", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)))' > " +
-           web)
-              .c_str()),
-      0);
+  WriteWebConfig(web, "secret", 10);  // bcrypt cost 10, as htpasswd -nBC 10 makes it
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--web.config.file=" + web});
   std::atomic<bool> stop{false};
   std::vector<std::thread> flood;
   for (int i = 0; i < 50; ++i) {
     flood.emplace_back([&, i] {
-      // "prom:wrongN" in base64 differs per thread: no cache can answer it.
-      const std::string wrong = "prom:wrong" + std::to_string(i);
-      static const char* kB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-      std::string b64;
-      for (std::size_t at = 0; at < wrong.size(); at += 3) {
-        unsigned v = static_cast<unsigned char>(wrong[at]) << 16;
-        if (at + 1 < wrong.size()) v |= static_cast<unsigned char>(wrong[at + 1]) << 8;
-        if (at + 2 < wrong.size()) v |= static_cast<unsigned char>(wrong[at + 2]);
-        b64 += kB64[(v >> 18) & 63];
-        b64 += kB64[(v >> 12) & 63];
-        b64 += at + 1 < wrong.size() ? kB64[(v >> 6) & 63] : '=';
-        b64 += at + 2 < wrong.size() ? kB64[v & 63] : '=';
-      }
+      // "prom:wrongN" differs per thread: no cache can answer it.
+      const std::string b64 = Base64("prom:wrong" + std::to_string(i));
       while (!stop) {
         const int fd = ConnectFrom("127.0.0.2", e.port());
         if (fd < 0) continue;
@@ -542,13 +524,7 @@ TEST(AbuseIntegrationTest, PasswordFloodIsThrottledAndTheRightUserStillScrapes) 
   char dir[] = "/tmp/ovn-raft-auth.XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
   const std::string web = std::string(dir) + "/web.yml";
-  // bcrypt cost 10 for "secret", as htpasswd -nBC 10 makes it.
-  ASSERT_EQ(
-      system(("/usr/bin/python3 -c 'import crypt; print(\"basic_auth_users:\\n  prom: \" + "
-              "crypt.crypt(\"secret\", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)))' > " +
-              web)
-                 .c_str()),
-      0);
+  WriteWebConfig(web, "secret", 10);  // bcrypt cost 10, as htpasswd -nBC 10 makes it
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--web.config.file=" + web});
   ASSERT_EQ(testing::HttpGet(e.Url(), "prom:secret").status, 200);

@@ -1,24 +1,13 @@
 #include "exporter/gzip.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
+
+#include "support/gunzip.h"
 
 namespace ovn_raft {
 namespace {
 
-std::string Gunzip(const std::string& packed) {
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
-  std::string out(1 << 20, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
-  z.avail_in = static_cast<uInt>(packed.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  inflateEnd(&z);
-  return out;
-}
+using testing::Gunzip;
 
 TEST(GzipTest, RoundTripAndSmaller) {
   std::string page;
