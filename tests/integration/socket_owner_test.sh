@@ -13,7 +13,7 @@ chmod 755 "$dir"
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  bash "$scripts/raft-cluster.sh" stop "$dir" >/dev/null 2>&1 || true
+  bash "$scripts/raft-cluster.sh" stop "$dir/c" >/dev/null 2>&1 || true
   rm -rf "$dir"
 }
 trap cleanup EXIT
