@@ -27,7 +27,7 @@ const std::vector<FlagSpec>& Flags() {
       {"web.max-connections",
        "Connections served at once, one worker thread each; more wait (default 256)."},
       {"web.request-timeout",
-       "Deadline to receive a request, and for an idle keep-alive connection (default 2s)."},
+       "Deadline to receive a request; a connection carries one request (default 2s)."},
       {"web.allowed-sources",
        "Comma-separated IPv4 or IPv6 CIDRs allowed to connect, e.g. the scrapers' networks; others "
        "are "

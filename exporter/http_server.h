@@ -37,7 +37,7 @@ struct HttpResponse {
 // How the edge holds up against slow or hostile clients (see README, "Under abuse").
 struct HttpServerOptions {
   int threads = 128;                                // connections served at once (one worker each)
-  std::chrono::milliseconds request_timeout{3000};  // to receive a request; also keep-alive idle
+  std::chrono::milliseconds request_timeout{3000};  // to receive a request (one per connection)
   std::vector<std::string> allowed_sources;         // IPv4/IPv6 CIDRs; empty: everyone
 };
 
