@@ -7,6 +7,8 @@
 #include <cstring>
 #include <memory>
 
+#include "exporter/source_key.h"
+
 namespace ovn_raft {
 namespace {
 
@@ -48,6 +50,7 @@ void BasicAuth::Replace(std::map<std::string, std::string> users) {
   const std::lock_guard<std::mutex> lock(mu_);
   users_ = std::move(users);
   verified_.clear();
+  trusted_.clear();
 }
 
 std::size_t BasicAuth::users() const {
@@ -55,8 +58,10 @@ std::size_t BasicAuth::users() const {
   return users_.size();
 }
 
-AuthResult BasicAuth::Check(std::string_view authorization, const std::string& source) {
-  if (users() == 0) return AuthResult::kAllowed;
+namespace {
+
+// "Basic dXNlcjpwYXNz" -> "user:pass"; empty when the header is not a usable Basic credential.
+std::string Credentials(std::string_view authorization) {
   // The scheme is case-insensitive (RFC 7617 via RFC 9110): "basic" and "BASIC" are Basic.
   constexpr std::string_view kScheme = "basic ";
   const std::string_view scheme = authorization.substr(0, kScheme.size());
@@ -64,39 +69,92 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& s
       !std::equal(scheme.begin(), scheme.end(), kScheme.begin(), [](char a, char b) {
         return std::tolower(static_cast<unsigned char>(a)) == b;
       })) {
-    return AuthResult::kDenied;
+    return "";
   }
-  const std::string decoded = DecodeBase64(authorization.substr(kScheme.size()));
-  const auto colon = decoded.find(':');
+  std::string decoded = DecodeBase64(authorization.substr(kScheme.size()));
   // crypt_r stops at a NUL byte: such a password is not what bcrypt would verify.
-  if (colon == std::string::npos || decoded.find('\0') != std::string::npos) {
-    return AuthResult::kDenied;
+  if (decoded.find(':') == std::string::npos || decoded.find('\0') != std::string::npos) {
+    return "";
   }
+  return decoded;
+}
+
+}  // namespace
+
+AuthResult BasicAuth::Check(std::string_view authorization, const std::string& address) {
+  const std::string source = SourceKey(address);
+  const std::string decoded = Credentials(authorization);
+  const auto colon = decoded.find(':');
   const std::string user = decoded.substr(0, colon);
-  const std::string password = decoded.substr(colon + 1);
-  std::string hash;
-  bool known = false;
-  {
-    const std::lock_guard<std::mutex> lock(mu_);
-    if (verified_.count(decoded)) return AuthResult::kAllowed;
-    if (checking_ >= kMaxConcurrentChecks || checking_by_source_.count(source)) {
+  const std::string password = colon == std::string::npos ? "" : decoded.substr(colon + 1);
+  const auto now = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> lock(mu_);
+  if (users_.empty()) return AuthResult::kAllowed;
+  if (decoded.empty()) return AuthResult::kDenied;
+  if (verified_.count(decoded)) return AuthResult::kAllowed;
+  if (busy_sources_.count(source)) return AuthResult::kThrottled;
+  if (checking_ >= kMaxConcurrentChecks || !waiting_.empty()) {
+    // A trusted source is in line at most once (busy_sources_), so it never needs a bound.
+    const bool trusted = trusted_.count(source) > 0;
+    const auto suspect = suspects_.find(source);
+    if (!trusted && ((suspect != suspects_.end() && now - suspect->second < kSuspectFor) ||
+                     waiting_.size() >= kMaxWaiting)) {
       return AuthResult::kThrottled;
     }
-    ++checking_;
-    checking_by_source_[source] = 1;
-    const auto it = users_.find(user);
-    known = it != users_.end();
-    // Unknown users cost a bcrypt too, so response time does not tell which names exist.
-    hash = known ? it->second : kDummyHash;
+    const std::uint64_t ticket = next_ticket_++;
+    waiting_.push_back({ticket, trusted});
+    busy_sources_.insert(source);
+    const bool turn = slot_freed_.wait_until(lock, now + kMaxWait, [&] {
+      return checking_ < kMaxConcurrentChecks && NextInLine() == ticket;
+    });
+    waiting_.erase(std::find_if(waiting_.begin(), waiting_.end(),
+                                [ticket](const Waiter& w) { return w.ticket == ticket; }));
+    slot_freed_.notify_all();  // the next in line may go, or move up
+    if (!turn) {
+      busy_sources_.erase(source);
+      return AuthResult::kThrottled;
+    }
+    if (verified_.count(decoded)) {  // verified while this one waited
+      busy_sources_.erase(source);
+      return AuthResult::kAllowed;
+    }
+  } else {
+    busy_sources_.insert(source);
   }
+  ++checking_;
+  const auto it = users_.find(user);
+  const bool known = it != users_.end();
+  // Unknown users cost a bcrypt too, so response time does not tell which names exist.
+  const std::string hash = known ? it->second : kDummyHash;
+  lock.unlock();
   const bool ok = BcryptMatches(password, hash) && known;
-  const std::lock_guard<std::mutex> lock(mu_);
+  lock.lock();
   --checking_;
-  checking_by_source_.erase(source);
-  if (!ok) return AuthResult::kDenied;
+  busy_sources_.erase(source);
+  slot_freed_.notify_all();
+  if (!ok) {
+    if (suspects_.size() >= kMaxSources) {
+      for (auto s = suspects_.begin(); s != suspects_.end();) {
+        s = now - s->second >= kSuspectFor ? suspects_.erase(s) : std::next(s);
+      }
+      if (suspects_.size() >= kMaxSources) suspects_.clear();  // bounded; marks come back
+    }
+    suspects_[source] = now;
+    return AuthResult::kDenied;
+  }
   if (verified_.size() >= kMaxCached) verified_.clear();  // bounded; the right ones come back
   verified_.insert(decoded);
+  if (trusted_.size() >= kMaxSources) trusted_.clear();
+  trusted_.insert(source);
+  suspects_.erase(source);
   return AuthResult::kAllowed;
+}
+
+std::uint64_t BasicAuth::NextInLine() const {
+  for (const Waiter& w : waiting_) {
+    if (w.trusted) return w.ticket;
+  }
+  return waiting_.front().ticket;
 }
 
 }  // namespace ovn_raft

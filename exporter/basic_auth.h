@@ -2,9 +2,15 @@
 
 // HTTP basic authentication against bcrypt hashes. bcrypt is slow on purpose (tens of ms), so a
 // successful check is cached: a scrape every few seconds must not pay it each time; and at most
-// a few checks run at once, so that a flood of wrong passwords cannot take every core (past
-// the limit a check is refused at once: 429). Thread-safe.
+// a few checks run at once, so that a flood of wrong passwords cannot take every core. Past
+// that limit, a source that gave a wrong password lately is refused at once (429); any other
+// source waits its turn, briefly, sources that gave a right password before first.
+// Thread-safe.
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -19,13 +25,23 @@ class BasicAuth {
  public:
   static constexpr int kMaxConcurrentChecks = 2;
   static constexpr std::size_t kMaxCached = 16;
+  // Sources without a recent wrong password wait at most this long for a check slot, at most
+  // kMaxWaiting of them at once (each holds a worker meanwhile).
+  static constexpr std::chrono::milliseconds kMaxWait{1000};
+  static constexpr std::size_t kMaxWaiting = 8;
+  // A wrong password marks its source for this long. At most kMaxSources suspect and as many
+  // trusted sources are remembered. An IPv6 source is its /64: one host can hold a whole one.
+  static constexpr std::chrono::seconds kSuspectFor{60};
+  static constexpr std::size_t kMaxSources = 4096;
 
   explicit BasicAuth(std::map<std::string, std::string> users);
-  // `authorization` is the Authorization header's value, or empty when absent; `source` the
+  // `authorization` is the Authorization header's value, or empty when absent; `address` the
   // client's address. Everyone is allowed while there are no users (a web config without
-  // basic_auth_users). One source runs at most one check at a time, so that a flood from one
-  // source leaves a check slot to the others (it locked the right password out after a start).
-  AuthResult Check(std::string_view authorization, const std::string& source = "");
+  // basic_auth_users). Fair to sources: one source runs or awaits at most one check at a time,
+  // and a source that guessed wrong never goes before one that did not, so floods from one or
+  // many sources leave the slots to a scraper with the right password (after a fresh start
+  // they locked it out: 0 of 17 answered).
+  AuthResult Check(std::string_view authorization, const std::string& address = "");
   // A reloaded web config's users: the passwords verified before are checked again.
   void Replace(std::map<std::string, std::string> users);
   std::size_t users() const;
@@ -33,9 +49,19 @@ class BasicAuth {
  private:
   std::map<std::string, std::string> users_;
   mutable std::mutex mu_;
-  std::set<std::string> verified_;  // "user:password" pairs that matched, at most kMaxCached
-  int checking_ = 0;                // bcrypt checks running now
-  std::map<std::string, int> checking_by_source_;
+  std::set<std::string> verified_;      // "user:password" pairs that matched, at most kMaxCached
+  int checking_ = 0;                    // bcrypt checks running now
+  std::set<std::string> busy_sources_;  // sources with a check running or waiting
+  struct Waiter {
+    std::uint64_t ticket;
+    bool trusted;  // its source gave a right password before: it goes first
+  };
+  std::deque<Waiter> waiting_;  // in order of arrival
+  std::uint64_t next_ticket_ = 0;
+  std::condition_variable slot_freed_;
+  std::map<std::string, std::chrono::steady_clock::time_point> suspects_;  // last wrong password
+  std::set<std::string> trusted_;  // sources that gave a right password
+  std::uint64_t NextInLine() const;
 };
 
 // "dXNlcjpwYXNz" -> "user:pass"; empty on invalid input.

@@ -25,7 +25,8 @@ const std::vector<FlagSpec>& Flags() {
       {"web.telemetry-path", "Path under which to expose metrics (default /metrics)."},
       {"web.config.file", "File with basic_auth_users (bcrypt hashes), as in exporter-toolkit."},
       {"web.max-connections",
-       "Connections served at once, one worker thread each; more wait (default 256)."},
+       "Connections served at once, one worker thread each; more wait. One address gets at "
+       "most a quarter of them (default 256)."},
       {"web.request-timeout",
        "Deadline to receive a request; a connection carries one request (default 2s)."},
       {"web.allowed-sources",

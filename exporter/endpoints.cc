@@ -19,7 +19,10 @@ HttpResponse Text(int status, std::string body) {
 }  // namespace
 
 Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth)
-    : config_(std::move(config)), coordinator_(coordinator), auth_(std::move(auth)) {
+    : config_(std::move(config)),
+      coordinator_(coordinator),
+      auth_(std::move(auth)),
+      sources_(SourceLimiter::ShareOf(config_.web_max_connections)) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_);
   }
@@ -33,6 +36,13 @@ HttpResponse Endpoints::Handle(const HttpRequest& request) {
   }
   // Liveness stays open so that kubelet probes need no credentials.
   if (request.path == "/healthz") return Text(200, "ok\n");
+  const SourceLimiter::Slot slot(sources_, request.source);
+  if (!slot.admitted()) {
+    ++source_busy_;
+    HttpResponse r = Text(429, "too many requests from this address at once, retry\n");
+    r.headers.emplace_back("Retry-After", "1");
+    return r;
+  }
   if (watcher_) watcher_->Poll();
   if (auth_) {
     switch (auth_->Check(request.authorization, request.source)) {
@@ -87,10 +97,11 @@ HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   b.Gauge("ovn_raft_exporter_build_info", "Version of ovn-raft-exporter; always 1.",
           {{"version", OVN_RAFT_VERSION}, {"revision", OVN_RAFT_REVISION}}, 1);
   for (const auto& [reason, count] :
-       {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_}}) {
+       {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_},
+        std::pair{"source_busy", &source_busy_}}) {
     b.Counter("ovn_raft_exporter_http_rejections_total",
-              "Requests refused: wrong or missing credentials (401), or too many password "
-              "checks at once (429).",
+              "Requests refused: wrong or missing credentials (401), too many password checks "
+              "at once (429), or too many requests from one address at once (429).",
               {{"reason", reason}}, static_cast<double>(count->load()));
   }
   for (auto& f : b.Take()) families.push_back(std::move(f));

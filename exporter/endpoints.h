@@ -10,6 +10,7 @@
 #include "exporter/basic_auth.h"
 #include "exporter/config.h"
 #include "exporter/http_server.h"
+#include "exporter/source_limiter.h"
 #include "exporter/web_config_watcher.h"
 #include "reader/read_coordinator.h"
 
@@ -32,8 +33,9 @@ class Endpoints {
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
+  SourceLimiter sources_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
-  std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0};
+  std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
 };
 
 }  // namespace ovn_raft

@@ -1,5 +1,7 @@
 #include <malloc.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -91,6 +93,23 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   return 0;
 }
 
+// glibc keeps freed blocks in a cache per thread (tcache) and never hands them back. civetweb
+// gives each connection to another of its 256 workers, so every worker came to hold ~35 KiB:
+// 22 MiB resident after 800 scrapes, 14 MiB without the caches. Only GLIBC_TUNABLES, read at
+// start, turns them off: the daemon sets it and runs itself again, once. An operator's own
+// tcache_count is kept; without /proc the daemon goes on with the caches.
+void RestartWithoutThreadCaches(char** argv) {
+  constexpr char kTunable[] = "glibc.malloc.tcache_count";
+  const char* current = std::getenv("GLIBC_TUNABLES");
+  if (current != nullptr && std::strstr(current, kTunable) != nullptr) return;
+  std::string value = std::string(kTunable) + "=0";
+  if (current != nullptr && *current != '\0') value = std::string(current) + ":" + value;
+  if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  Log(LogLevel::kWarn, "could not turn off glibc's per-thread caches",
+      {{"error", std::strerror(errno)}});
+}
+
 }  // namespace
 }  // namespace ovn_raft
 
@@ -120,5 +139,6 @@ int main(int argc, char** argv) {
     std::cerr << "ovn-raft-exporter: " << parsed.error << "\n\n" << ConfigUsage();
     return 2;
   }
+  RestartWithoutThreadCaches(argv);
   return Serve(*parsed.config, parsed.warnings);
 }

@@ -82,6 +82,31 @@ TEST(BasicAuthTest, FloodOfWrongPasswordsIsThrottledAndTheCacheStaysBounded) {
   EXPECT_EQ(auth.Check(Header(std::string("prom:secret\0garbage", 20))), AuthResult::kDenied);
 }
 
+TEST(BasicAuthTest, ASourceThatGuessedWrongNeverGoesBeforeOneThatDidNot) {
+  // Cost 12 (~250 ms a check): the checks overlap for sure.
+  BasicAuth auth({{"prom", Bcrypt("secret", 12)}});
+  ASSERT_EQ(auth.Check(Header("prom:wrong"), "10.0.0.9"), AuthResult::kDenied);  // now suspect
+  // Two clean sources take both slots with wrong passwords.
+  std::vector<std::thread> busy;
+  for (const char* source : {"10.0.0.1", "10.0.0.2"}) {
+    busy.emplace_back([&auth, source] {
+      EXPECT_EQ(auth.Check(Header("prom:wrong"), source), AuthResult::kDenied);
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The suspect is refused at once; the clean source waits for a slot and gets in.
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(auth.Check(Header("prom:wrong2"), "10.0.0.9"), AuthResult::kThrottled);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(50));
+  EXPECT_EQ(auth.Check(Header("prom:secret"), "10.0.0.3"), AuthResult::kAllowed);
+  for (auto& t : busy) t.join();
+  // A source is never in line twice.
+  std::thread first([&] { auth.Check(Header("prom:wrong3"), "10.0.0.4"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(auth.Check(Header("prom:wrong4"), "10.0.0.4"), AuthResult::kThrottled);
+  first.join();
+}
+
 TEST(BasicAuthTest, TheSchemeIsCaseInsensitive) {
   BasicAuth auth(std::map<std::string, std::string>{
       {"prom", "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG"}});
