@@ -1,25 +1,30 @@
 # syntax=docker/dockerfile:1
-# Build on Debian 12 with the daemon's packages only (no GoogleTest, no libcurl); run on a slim
-# Debian 12 with only the shared libraries the binary links. Built in CI without a Docker daemon
-# by scripts/build-image.sh (debootstrap + buildah); `docker build .` works the same.
-ARG DEBIAN_IMAGE=debian:12
-ARG DEBIAN_SLIM_IMAGE=debian:12-slim
+# Debian 13 (trixie), the current stable: its OpenSSL 3.5 and glibc are what the image's TLS
+# and the exporter run on, with security support for years. Built with the daemon's packages only
+# (no GoogleTest, no libcurl) and civetweb 1.16 from Debian 13's own source package
+# (scripts/build-civetweb.sh: pinned by SHA-256, Debian's patches, OpenSSL 3 linked, IPv6 on;
+# Debian's libcivetweb crashes on the first TLS handshake). Runs on a slim Debian 13 with only
+# the shared libraries the binary links. Built in CI without a Docker daemon by
+# scripts/build-image.sh (debootstrap + buildah); `docker build .` works the same.
+ARG DEBIAN_IMAGE=debian:13
+ARG DEBIAN_SLIM_IMAGE=debian:13-slim
 
 FROM ${DEBIAN_IMAGE} AS build
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      g++ cmake ninja-build prometheus-cpp-dev libcivetweb-dev rapidjson-dev libcrypt-dev zlib1g-dev \
+      g++ cmake ninja-build prometheus-cpp-dev rapidjson-dev libcrypt-dev zlib1g-dev libssl-dev \
+      curl ca-certificates xz-utils patch \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 ARG REVISION=unknown
 RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-      -DOVN_RAFT_BUILD_REPORT=OFF -DOVN_RAFT_REVISION="${REVISION}" \
+      -DOVN_RAFT_BUILD_REPORT=OFF -DOVN_RAFT_CIVETWEB=source -DOVN_RAFT_REVISION="${REVISION}" \
     && ninja -C /build ovn-raft-exporter \
     && strip /build/exporter/ovn-raft-exporter
 
 FROM ${DEBIAN_SLIM_IMAGE}
 RUN apt-get update && apt-get install -y --no-install-recommends \
-      libcivetweb1 libcrypt1 zlib1g \
+      libssl3t64 libcrypt1 zlib1g \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
     && useradd --system --uid 65532 --no-create-home --shell /usr/sbin/nologin exporter
 COPY --from=build /build/exporter/ovn-raft-exporter /usr/local/bin/ovn-raft-exporter

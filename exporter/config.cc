@@ -21,7 +21,10 @@ const std::vector<FlagSpec>& Flags() {
   static const std::vector<FlagSpec> flags = {
       {"web.listen-address",
        "Address to listen on: IP:PORT, [IP]:PORT (IPv6, or IPv4 for manifests that bracket "
-       "$(POD_IP)), [::]:PORT (both families) or :PORT (default :10476)."},
+       "$(POD_IP)), [::]:PORT (both families) or :PORT. Repeatable, e.g. a loopback and the pod "
+       "address, or one of each family (default :10476).",
+       {},
+       true},
       {"web.telemetry-path", "Path under which to expose metrics (default /metrics)."},
       {"web.config.file", "File with basic_auth_users (bcrypt hashes), as in exporter-toolkit."},
       {"web.max-connections",
@@ -101,9 +104,19 @@ std::optional<LogLevel> ParseLogLevel(const std::string& v) {
 // Returns an error message, or "" when `value` was applied.
 std::string Apply(Config& c, const std::string& flag, const std::string& value) {
   if (flag == "web.listen-address") {
-    const auto parsed = ParseListenAddress(value);
+    auto parsed = ParseListenAddress(value);
     if (const auto* error = std::get_if<std::string>(&parsed)) return *error;
-    c.listen_address = value;
+    const ListenAddress& b = std::get<ListenAddress>(parsed);
+    for (const auto& a : c.listen_addresses) {
+      // [::] takes the port on both families; otherwise a wildcard its own family's.
+      const bool dual = (a.ipv6 && a.host.empty()) || (b.ipv6 && b.host.empty());
+      if (a.port == b.port && a.port != 0 &&
+          (dual || (a.ipv6 == b.ipv6 && (a.host.empty() || b.host.empty() || a.host == b.host)))) {
+        return "\"" + value + "\" overlaps \"" + a.spec + "\": both would take port " +
+               std::to_string(a.port);
+      }
+    }
+    c.listen_addresses.push_back(b);
   } else if (flag == "web.telemetry-path") {
     if (value.empty() || value[0] != '/' || value == "/") return "must start with / and not be /";
     c.telemetry_path = value;
@@ -200,6 +213,9 @@ ConfigResult ParseConfig(const std::vector<std::string>& args, const EnvLookup& 
     }
   }
   if (config.databases.empty()) config.databases = DefaultDatabases();
+  if (config.listen_addresses.empty()) {
+    config.listen_addresses.push_back(std::get<ListenAddress>(ParseListenAddress(":10476")));
+  }
   std::set<std::string> names;
   for (const auto& d : config.databases) {
     if (!names.insert(d.name).second) {

@@ -11,13 +11,14 @@
 
 #include "cli/flags.h"
 #include "cli/log.h"
+#include "exporter/listen_address.h"
 #include "metrics/expectations.h"
 #include "reader/database_target.h"
 
 namespace ovn_raft {
 
 struct Config {
-  std::string listen_address = ":10476";
+  std::vector<ListenAddress> listen_addresses;  // at least one once parsed; :10476 by default
   std::string telemetry_path = "/metrics";
   std::string web_config_file;  // basic_auth_users, exporter-toolkit style
   int web_max_connections = 256;

@@ -16,6 +16,7 @@
 #include "cli/log.h"
 #include "exporter/gzip.h"
 #include "exporter/listen_address.h"
+#include "exporter/tls_context.h"
 
 namespace ovn_raft {
 namespace {
@@ -133,22 +134,31 @@ int HttpServer::OnRequest(mg_connection* conn) {
   return static_cast<int>(response.status);
 }
 
-std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
+int HttpServer::OnInitTls(void* ssl_ctx, void* user_data) {
+  return static_cast<HttpServer*>(user_data)->tls_->Configure(ssl_ctx);
+}
+
+std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& addresses,
                                             const HttpServerOptions& options) {
-  const auto parsed = ParseListenAddress(listen_address);
-  if (const auto* error = std::get_if<std::string>(&parsed)) return SetupError{*error};
-  const ListenAddress& address = std::get<ListenAddress>(parsed);
-  mg_init_library(0);
+  tls_ = options.tls;
+  mg_init_library(tls_ != nullptr ? 2 : 0);
   // Debian 12's libcivetweb is built without IPv6: say so, rather than civetweb's "invalid
   // port spec".
   const bool has_ipv6 = mg_check_feature(8) != 0;
-  if (address.ipv6 && !has_ipv6) {
-    return SetupError{"cannot listen on " + listen_address +
-                      ": this build's civetweb has no IPv6 (mg_check_feature(8) is 0; Debian "
-                      "12's libcivetweb lacks it); listen on an IPv4 address, or build with a "
-                      "civetweb that has IPv6"};
+  std::string ports, specs;
+  for (const auto& address : addresses) {
+    if (address.ipv6 && !has_ipv6) {
+      return SetupError{"cannot listen on " + address.spec +
+                        ": this build's civetweb has no IPv6 (mg_check_feature(8) is 0; Debian "
+                        "12's libcivetweb lacks it); listen on an IPv4 address, or build with "
+                        "-DOVN_RAFT_CIVETWEB=source (the image does)"};
+    }
+    ports += (ports.empty() ? "" : ",") + address.CivetwebPorts() + (tls_ ? "s" : "");
+    specs += (specs.empty() ? "" : ", ") + address.spec;
   }
-  const std::string ports = address.CivetwebPorts();
+  if (tls_ != nullptr && mg_check_feature(2) == 0) {
+    return SetupError{"this build's civetweb has no TLS (mg_check_feature(2) is 0)"};
+  }
   const std::string thread_count = std::to_string(options.threads);
   // Accepted connections wait here for a worker, in order; a full queue would stall accept()
   // and leave new connections to SYN retries (seconds each). Every queued connection and
@@ -205,10 +215,11 @@ std::optional<SetupError> HttpServer::Start(const std::string& listen_address,
   mg_callbacks callbacks{};
   callbacks.begin_request = &HttpServer::OnRequest;
   callbacks.log_message = &OnLog;
+  if (tls_ != nullptr) callbacks.init_ssl = &HttpServer::OnInitTls;
   ctx_ = mg_start(&callbacks, this, options_array);
-  if (!ctx_) return SetupError{"cannot listen on " + listen_address};
-  mg_server_port bound[4];
-  const int n = mg_get_server_ports(ctx_, 4, bound);
+  if (!ctx_) return SetupError{"cannot listen on " + specs};
+  mg_server_port bound[16];
+  const int n = mg_get_server_ports(ctx_, 16, bound);
   port_ = n > 0 ? bound[0].port : 0;
   return std::nullopt;
 }

@@ -11,12 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include "exporter/listen_address.h"
 #include "exporter/setup_error.h"
 
 struct mg_context;
 struct mg_connection;
 
 namespace ovn_raft {
+
+class TlsContext;
 
 struct HttpRequest {
   std::string method;
@@ -39,6 +42,7 @@ struct HttpServerOptions {
   int threads = 128;                                // connections served at once (one worker each)
   std::chrono::milliseconds request_timeout{3000};  // to receive a request (one per connection)
   std::vector<std::string> allowed_sources;         // IPv4/IPv6 CIDRs; empty: everyone
+  TlsContext* tls = nullptr;                        // HTTPS on every address when set
 };
 
 class HttpServer {
@@ -50,23 +54,25 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // `listen_address` is HOST:PORT or :PORT; port 0 picks a free one (see port()).
-  // An error when it cannot listen.
-  std::optional<SetupError> Start(const std::string& listen_address,
+  // Listens on every address (port 0 picks a free one: see port()); an error when it cannot
+  // listen on one of them, or this build's civetweb lacks IPv6 or TLS where they are asked for.
+  std::optional<SetupError> Start(const std::vector<ListenAddress>& addresses,
                                   const HttpServerOptions& options);
   void Stop();
   // SIGTERM: requests in flight finish and send their pages, for at most `grace`; requests that
   // arrive meanwhile get 503 and Connection: close. Then Stop(). Returns how many requests were
   // still running when the grace period ended (0: all finished).
   int Drain(std::chrono::milliseconds grace);
-  int port() const { return port_; }
+  int port() const { return port_; }  // the first address's
 
  private:
   static int OnRequest(::mg_connection* conn);
+  static int OnInitTls(void* ssl_ctx, void* user_data);
   Handler handler_;
   std::atomic<int> active_{0};
   std::atomic<bool> draining_{false};
   mg_context* ctx_ = nullptr;
+  TlsContext* tls_ = nullptr;
   int port_ = 0;
 };
 

@@ -22,6 +22,7 @@ std::variant<ListenAddress, std::string> ParseListenAddress(const std::string& v
   const bool bracketed = host.size() >= 2 && host.front() == '[' && host.back() == ']';
   if (bracketed) host = host.substr(1, host.size() - 2);
   ListenAddress a;
+  a.spec = value;
   a.port = static_cast<std::uint16_t>(*port);
   unsigned char buf[16];
   if (host.find(':') != std::string::npos) {

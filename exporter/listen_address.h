@@ -14,6 +14,7 @@
 namespace ovn_raft {
 
 struct ListenAddress {
+  std::string spec;   // as given, e.g. "[::]:10476"
   std::string host;   // "" for every interface; an IP without brackets otherwise
   bool ipv6 = false;  // an IPv6 address, or every interface of both families
   std::uint16_t port = 0;

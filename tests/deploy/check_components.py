@@ -219,7 +219,7 @@ def pod_problems(workload, upstream_workload, tls):
     if default != upstream_pod["containers"][0]["name"]:
         problems.append(f"default container is {default}, not {upstream_pod['containers'][0]['name']}")
     want = sorted(names)
-    expected = sorted([EXPORTER] + ([PROXY] if tls else []) + [c["name"] for c in upstream_pod["containers"]])
+    expected = sorted([EXPORTER] + ([PROXY] if tls is True else []) + [c["name"] for c in upstream_pod["containers"]])
     if want != expected:
         problems.append(f"containers {names}, expected {expected}")
     if EXPORTER not in by_name:
@@ -253,18 +253,21 @@ def pod_problems(workload, upstream_workload, tls):
     listen = next((a.split("=", 1)[1] for a in exporter.get("args", []) if a.startswith("--web.listen-address=")), None)
     pod_ip_env = {e["name"]: e.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
                   for c in containers for e in c.get("env", [])}
-    served_by = PROXY if tls else EXPORTER
+    served_by = PROXY if tls is True else EXPORTER
     public = by_name.get(served_by, {})
-    public_listen = listen if not tls else next(
+    public_listen = listen if tls is not True else next(
         (a.split("=", 1)[1] for a in public.get("args", []) if a.startswith("--secure-listen-address=")), None)
     if public_listen != f"[$(POD_IP)]:{PORT}" or pod_ip_env.get("POD_IP") != "status.podIP":
         problems.append(f"{served_by} listens on {public_listen}, not on [$(POD_IP)]:{PORT} from status.podIP")
     if public_listen:
         problems += address_problems(served_by, public_listen)
-    if tls and (not listen or not listen.startswith("127.0.0.1:")):
+    if tls is True and (not listen or not listen.startswith("127.0.0.1:")):
         problems.append(f"behind kube-rbac-proxy the exporter must listen on loopback, not {listen}")
-    if tls and f"--upstream=http://{listen}/" not in public.get("args", []):
+    if tls is True and f"--upstream=http://{listen}/" not in public.get("args", []):
         problems.append(f"kube-rbac-proxy does not forward to the exporter's {listen}")
+    if tls == "in-process":
+        problems += in_process_tls_problems(workload, exporter)
+        return problems
     probe = exporter.get("livenessProbe", {}).get("httpGet")
     if not probe:
         problems.append("exporter has no httpGet liveness probe")
@@ -277,6 +280,43 @@ def pod_problems(workload, upstream_workload, tls):
             problems.append(f"liveness probe {probe} does not reach the exporter on {listen}/healthz")
     if public.get("ports") != [{"name": "raft-metrics", "containerPort": PORT, "protocol": "TCP"}]:
         problems.append(f"{served_by} does not declare raft-metrics {PORT}: {public.get('ports')}")
+    return problems
+
+
+def in_process_tls_problems(workload, exporter, objects=None):
+    """The exporter serves TLS itself: its web config is mounted from a ConfigMap (a directory,
+    not subPath, so that a renewed certificate is seen), the files it names lie in a mounted
+    Secret, and the kubelet, which has no client certificate, probes the port with tcpSocket."""
+    problems = []
+    pod = workload["spec"]["template"]["spec"]
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    mounts = {m["mountPath"].rstrip("/"): m for m in exporter.get("volumeMounts", [])}
+    config = next((a.split("=", 1)[1] for a in exporter.get("args", []) if a.startswith("--web.config.file=")), None)
+    if not config:
+        return ["in-process TLS without --web.config.file"]
+    directory, name = config.rsplit("/", 1)
+    mount = mounts.get(directory)
+    if not mount or "subPath" in mount or mount.get("readOnly") is not True:
+        return [f"{config}: its directory is not mounted read-only without subPath: {mount}"]
+    cm = volumes.get(mount["name"], {}).get("configMap", {}).get("name")
+    if not cm:
+        return [f"{config} is not from a ConfigMap volume"]
+    config_map = next((o for o in (objects or []) if o["kind"] == "ConfigMap" and o["metadata"]["name"] == cm), None)
+    if objects is not None:
+        if not config_map or name not in config_map.get("data", {}):
+            return [f"ConfigMap {cm} with {name} is not rendered"]
+        web = yaml.safe_load(config_map["data"][name]).get("tls_server_config", {})
+        for key in ("cert_file", "key_file", "client_ca_file"):
+            path = web.get(key, "")
+            d = path.rsplit("/", 1)[0]
+            m = mounts.get(d)
+            if not m or "subPath" in m or not volumes.get(m["name"], {}).get("secret"):
+                problems.append(f"{key} {path} does not lie in a Secret volume mounted without subPath")
+        if web.get("client_auth_type") != "RequireAndVerifyClientCert":
+            problems.append(f"client_auth_type {web.get('client_auth_type')}: scrapers are not verified")
+    probe = exporter.get("livenessProbe", {})
+    if "tcpSocket" not in probe or probe["tcpSocket"].get("port") not in ("raft-metrics", PORT):
+        problems.append(f"liveness probe {probe} is not a tcpSocket probe of raft-metrics (the kubelet has no client certificate)")
     return problems
 
 
@@ -297,9 +337,17 @@ def monitoring_problems(objects, workload, tls):
     endpoint = spec["podMetricsEndpoints"][0]
     if endpoint["port"] not in names:
         problems.append(f"PodMonitor scrapes port {endpoint['port']}, not declared in the pod")
-    if (endpoint.get("scheme") == "https") != tls:
+    if (endpoint.get("scheme") == "https") != bool(tls):
         problems.append(f"PodMonitor scheme {endpoint.get('scheme', 'http')} with tls={tls}")
-    if tls:
+    if tls == "in-process":
+        exporter = next(c for c in pod["spec"]["containers"] if c["name"] == EXPORTER)
+        problems += in_process_tls_problems(workload, exporter, objects)
+        t = endpoint.get("tlsConfig", {})
+        secrets = {t.get("ca", {}).get("secret", {}).get("name"), t.get("cert", {}).get("secret", {}).get("name"),
+                   t.get("keySecret", {}).get("name")}
+        if None in secrets or len(secrets) != 1 or not t.get("serverName"):
+            problems.append(f"PodMonitor tlsConfig does not present a client certificate and check the server's: {t}")
+    elif tls:
         secret = endpoint.get("authorization", {}).get("credentials", {}).get("name")
         if not any(o["kind"] == "Secret" and o["metadata"]["name"] == secret and o["metadata"]["namespace"] == ns
                    for o in objects):
@@ -360,6 +408,16 @@ KUSTOMIZE = [
     ("ovn-kubernetes v1.3.0 helm tls", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes", "ovn-kubernetes/tls"], True),
     ("ovn-kubernetes v1.2.0 template", "ovnkube-db-raft-v1.2.yaml", ["ovn-kubernetes"], False),
     ("ovn-kubernetes v1.2.0 template tls", "ovnkube-db-raft-v1.2.yaml", ["ovn-kubernetes", "ovn-kubernetes/tls"], True),
+    ("kube-ovn v1.16.2 charts/kube-ovn tls-in-process", "kube-ovn-v1.16.yaml",
+     ["kube-ovn", "kube-ovn/tls-in-process"], "in-process"),
+    ("kube-ovn v1.16.2 charts/kube-ovn-v2 tls-in-process", "kube-ovn-v2-v1.16.yaml",
+     ["kube-ovn", "kube-ovn/tls-in-process"], "in-process"),
+    ("kube-ovn v1.12 run-as-root tls-in-process", "kube-ovn-v1.12.yaml",
+     ["kube-ovn", "kube-ovn/run-as-root", "kube-ovn/tls-in-process"], "in-process"),
+    ("ovn-kubernetes v1.3.0 helm tls-in-process", "ovnkube-db-raft-v1.3.yaml",
+     ["ovn-kubernetes", "ovn-kubernetes/tls-in-process"], "in-process"),
+    ("ovn-kubernetes v1.2.0 template tls-in-process", "ovnkube-db-raft-v1.2.yaml",
+     ["ovn-kubernetes", "ovn-kubernetes/tls-in-process"], "in-process"),
 ]
 PATCHES = [
     ("kubectl patch kube-ovn", "kube-ovn-v1.16.yaml", ["kube-ovn/exporter-sidecar.yaml"], False),
@@ -369,6 +427,10 @@ PATCHES = [
     ("kubectl patch ovn-kubernetes", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes/exporter-sidecar.yaml"], False),
     ("kubectl patch ovn-kubernetes tls", "ovnkube-db-raft-v1.3.yaml",
      ["ovn-kubernetes/exporter-sidecar.yaml", "ovn-kubernetes/tls/kube-rbac-proxy.yaml"], True),
+    ("kubectl patch kube-ovn tls-in-process", "kube-ovn-v1.16.yaml",
+     ["kube-ovn/exporter-sidecar.yaml", "kube-ovn/tls-in-process/exporter-tls.yaml"], "in-process"),
+    ("kubectl patch ovn-kubernetes tls-in-process", "ovnkube-db-raft-v1.3.yaml",
+     ["ovn-kubernetes/exporter-sidecar.yaml", "ovn-kubernetes/tls-in-process/exporter-tls.yaml"], "in-process"),
 ]
 # (label, upstream file, components, TLS, the KUSTOMIZE case it must equal)
 HELM = [
@@ -453,18 +515,27 @@ def main():
     kube_ovn = ("kube-ovn v1.16.2 charts/kube-ovn", "kube-ovn-v1.16.yaml")
     # ovnkube-db's pod sets no seccomp profile of its own (Kube-OVN's pod-level one covers us).
     ovnk = ("ovn-kubernetes v1.3.0 helm", "ovnkube-db-raft-v1.3.yaml")
-    for label, (base, upstream), reason, breaks in [
+    in_process = ("kube-ovn v1.16.2 charts/kube-ovn tls-in-process", "kube-ovn-v1.16.yaml")
+    for label, (base, upstream), reason, breaks, tls in [
         ("a probe with two handlers", kube_ovn, "livenessProbe has 2 handlers",
-         lambda c: c["livenessProbe"].update(exec={"command": ["true"]})),
+         lambda c: c["livenessProbe"].update(exec={"command": ["true"]}), False),
         ("an unbracketed listen address (IPv6 nodes)", kube_ovn, "too many colons in address fd00::1:10476",
-         lambda c: c.update(args=["--web.listen-address=$(POD_IP):10476"])),
+         lambda c: c.update(args=["--web.listen-address=$(POD_IP):10476"]), False),
         ("no seccomp profile (ovn-kubernetes)", ovnk, "has no seccompProfile RuntimeDefault",
-         lambda c: c["securityContext"].pop("seccompProfile")),
+         lambda c: c["securityContext"].pop("seccompProfile"), False),
+        ("in-process TLS probed by httpGet (the kubelet has no client certificate)", in_process,
+         "is not a tcpSocket probe", lambda c: c.update(livenessProbe={"httpGet": {"path": "/healthz",
+                                                                                 "port": "raft-metrics"}}),
+         "in-process"),
+        ("in-process TLS with the web config mounted by subPath (never sees a renewal)", in_process,
+         "not mounted read-only without subPath",
+         lambda c: [m.update(subPath="web.yml") for m in c["volumeMounts"] if "config" in m["mountPath"]],
+         "in-process"),
     ]:
         broken = copy.deepcopy(rendered[base])
         workload = next(o for o in broken if o["kind"] in ("Deployment", "StatefulSet"))
         breaks(next(c for c in workload["spec"]["template"]["spec"]["containers"] if c["name"] == EXPORTER))
-        _, problems = check(broken, upstream, False)
+        _, problems = check(broken, upstream, tls)
         report(f"refused: {label}", None, [] if any(reason in p for p in problems) else
                [f"not refused for \"{reason}\": {problems}"])
 

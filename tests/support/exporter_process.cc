@@ -31,6 +31,19 @@ int FreePort() {
 ExporterProcess::ExporterProcess(std::vector<std::string> args, int port) {
   port_ = port ? port : FreePort();
   args.insert(args.begin(), "--web.listen-address=127.0.0.1:" + std::to_string(port_));
+  Start(std::move(args), [](int p) {
+    return HttpGet("http://127.0.0.1:" + std::to_string(p) + "/healthz", "", 1000).status == 200;
+  });
+}
+
+ExporterProcess::ExporterProcess(std::vector<std::string> args, int port,
+                                 const std::function<bool(int port)>& ready) {
+  port_ = port ? port : FreePort();
+  Start(std::move(args), ready);
+}
+
+void ExporterProcess::Start(std::vector<std::string> args,
+                            const std::function<bool(int port)>& ready) {
   args.insert(args.begin(), OVN_RAFT_EXPORTER_BINARY);
   log_ = "/tmp/ovn-raft-exporter-test-" + std::to_string(port_) + ".log";
   pid_ = fork();
@@ -44,7 +57,7 @@ ExporterProcess::ExporterProcess(std::vector<std::string> args, int port) {
     _exit(127);
   }
   for (int i = 0; i < 100; ++i) {
-    if (HttpGet(Url("/healthz"), "", 1000).status == 200) return;
+    if (ready(port_)) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   throw std::runtime_error("exporter did not come up; see " + log_);

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ class ExporterProcess {
  public:
   // Waits until /healthz answers. `port` 0 picks a free one.
   explicit ExporterProcess(std::vector<std::string> args, int port = 0);
+  // With its own --web.listen-address flags in `args` (TLS, IPv6, several): waits until
+  // `ready(port)` is true.
+  ExporterProcess(std::vector<std::string> args, int port,
+                  const std::function<bool(int port)>& ready);
   ~ExporterProcess();
   ExporterProcess(const ExporterProcess&) = delete;
   ExporterProcess& operator=(const ExporterProcess&) = delete;
@@ -37,6 +42,7 @@ class ExporterProcess {
   pid_t pid() const { return pid_; }
 
  private:
+  void Start(std::vector<std::string> args, const std::function<bool(int port)>& ready);
   pid_t pid_ = -1;
   int port_ = 0;
   std::string log_;

@@ -35,7 +35,8 @@ TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
   const auto r = Parse({});
   ASSERT_TRUE(r.config.has_value()) << r.error;
   const Config& c = *r.config;
-  EXPECT_EQ(c.listen_address, ":10476");
+  ASSERT_EQ(c.listen_addresses.size(), 1u);
+  EXPECT_EQ(c.listen_addresses[0].spec, ":10476");
   EXPECT_EQ(c.telemetry_path, "/metrics");
   EXPECT_EQ(c.timeout, std::chrono::seconds(2));
   EXPECT_EQ(c.min_interval, std::chrono::seconds(1));
@@ -53,7 +54,7 @@ TEST(ConfigTest, FlagsInBothForms) {
              "--log.format=json", "--ovsdb.database=OVN_IC_Northbound=/run/ic.ctl,/run/ic.sock",
              "--cluster.expected-members=3"});
   ASSERT_TRUE(r.config.has_value()) << r.error;
-  EXPECT_EQ(r.config->listen_address, "127.0.0.1:9999");
+  EXPECT_EQ(r.config->listen_addresses.at(0).spec, "127.0.0.1:9999");
   EXPECT_EQ(r.config->telemetry_path, "/m");
   EXPECT_EQ(r.config->timeout, std::chrono::milliseconds(500));
   EXPECT_EQ(r.config->min_interval, std::chrono::milliseconds(0));
@@ -73,7 +74,7 @@ TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
                         {"OVN_RAFT_EXPORTER_OVSDB_DATABASE", "A=/a.ctl;B=/b.ctl,/b.sock"}});
   ASSERT_TRUE(r.config.has_value()) << r.error;
   EXPECT_EQ(r.config->timeout, std::chrono::seconds(3));
-  EXPECT_EQ(r.config->listen_address, ":1234");
+  EXPECT_EQ(r.config->listen_addresses.at(0).spec, ":1234");
   ASSERT_EQ(r.config->databases.size(), 2u);
   EXPECT_EQ(r.config->databases[0].sock_path, "");
   EXPECT_EQ(r.config->databases[1].sock_path, "/b.sock");
@@ -103,10 +104,23 @@ TEST(ConfigTest, ListenAddressesAndSourcesOfEitherFamily) {
   const auto r = Parse({"--web.listen-address=[fd00::5]:10476",
                         "--web.allowed-sources=10.0.0.0/8, fd00::/8, [::1], 192.168.1.5"});
   ASSERT_TRUE(r.config) << r.error;
-  EXPECT_EQ(r.config->listen_address, "[fd00::5]:10476");
+  EXPECT_EQ(r.config->listen_addresses.at(0).spec, "[fd00::5]:10476");
   EXPECT_EQ(r.config->web_allowed_sources,
             (std::vector<std::string>{"10.0.0.0/8", "fd00::/8", "::1/128", "192.168.1.5/32"}));
   EXPECT_TRUE(Parse({"--web.listen-address=[10.0.0.1]:10476"}).config);
+  // Repeatable, as the Go exporters' flag: a loopback and the pod address, or both families.
+  const auto both = Parse({"--web.listen-address=127.0.0.1:10476",
+                           "--web.listen-address=[fd00::5]:10476", "--web.listen-address=[::1]:9"});
+  ASSERT_TRUE(both.config) << both.error;
+  ASSERT_EQ(both.config->listen_addresses.size(), 3u);
+  EXPECT_TRUE(both.config->listen_addresses[1].ipv6);
+  EXPECT_TRUE(Parse({"--web.listen-address=0.0.0.0:1", "--web.listen-address=[::1]:1"}).config);
+  // Two that would take the same port are refused before civetweb fails on it.
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {":1", "127.0.0.1:1"}, {"[::]:1", "127.0.0.1:1"}, {"[::1]:1", "[::1]:1"}}) {
+    const auto r2 = Parse({"--web.listen-address=" + a, "--web.listen-address=" + b});
+    EXPECT_NE(r2.error.find("both would take port 1"), std::string::npos) << a << " " << b;
+  }
 }
 
 TEST(ConfigTest, ClearErrors) {

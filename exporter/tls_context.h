@@ -1,0 +1,39 @@
+#pragma once
+
+// The exporter's TLS server side, configured from the web config's tls_server_config onto
+// civetweb's OpenSSL context (its init_ssl callback). The certificate and key are re-read when
+// their files change (cert-manager renews them in place), checked at most once a second during
+// a handshake; a pair that does not load keeps the last good one. Only in builds whose civetweb
+// links OpenSSL 3 itself (-DOVN_RAFT_CIVETWEB=source); elsewhere Create says so.
+
+#include <memory>
+#include <string>
+
+#include "exporter/setup_error.h"
+#include "exporter/web_config.h"
+#include "ovsdb/result.h"
+
+namespace ovn_raft {
+
+class TlsContext {
+ public:
+  // Whether this build can serve TLS.
+  static bool Available();
+  // Loads and checks the files now: a server that would fail every handshake does not start.
+  static Result<std::unique_ptr<TlsContext>, SetupError> Create(const TlsServerConfig& config);
+  ~TlsContext();
+  TlsContext(const TlsContext&) = delete;
+  TlsContext& operator=(const TlsContext&) = delete;
+
+  // Configures civetweb's SSL_CTX (passed as void* to keep OpenSSL out of this header):
+  // 1 on success, -1 on failure, as civetweb's init_ssl wants.
+  int Configure(void* ssl_ctx);
+
+  struct State;  // OpenSSL objects; defined in tls_context.cc
+
+ private:
+  explicit TlsContext(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ovn_raft

@@ -1,0 +1,45 @@
+#include "exporter/tls_names.h"
+
+#include <map>
+
+namespace ovn_raft {
+
+std::optional<int> TlsVersionNumber(const std::string& go_name) {
+  if (go_name == "TLS12") return 0x0303;
+  if (go_name == "TLS13") return 0x0304;
+  return std::nullopt;
+}
+
+std::optional<std::string> OpenSslCipher(const std::string& go_name) {
+  static const std::map<std::string, std::string> kCiphers = {
+      {"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256"},
+      {"TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "ECDHE-RSA-AES128-GCM-SHA256"},
+      {"TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "ECDHE-ECDSA-AES256-GCM-SHA384"},
+      {"TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", "ECDHE-RSA-AES256-GCM-SHA384"},
+      {"TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "ECDHE-ECDSA-CHACHA20-POLY1305"},
+      {"TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", "ECDHE-RSA-CHACHA20-POLY1305"},
+      {"TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305", "ECDHE-ECDSA-CHACHA20-POLY1305"},
+      {"TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305", "ECDHE-RSA-CHACHA20-POLY1305"},
+      {"TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "ECDHE-ECDSA-AES128-SHA"},
+      {"TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", "ECDHE-RSA-AES128-SHA"},
+      {"TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", "ECDHE-ECDSA-AES256-SHA"},
+      {"TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA", "ECDHE-RSA-AES256-SHA"},
+      {"TLS_RSA_WITH_AES_128_GCM_SHA256", "AES128-GCM-SHA256"},
+      {"TLS_RSA_WITH_AES_256_GCM_SHA384", "AES256-GCM-SHA384"},
+      {"TLS_RSA_WITH_AES_128_CBC_SHA", "AES128-SHA"},
+      {"TLS_RSA_WITH_AES_256_CBC_SHA", "AES256-SHA"},
+  };
+  const auto it = kCiphers.find(go_name);
+  if (it == kCiphers.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::string> OpenSslGroup(const std::string& go_name) {
+  if (go_name == "X25519") return "X25519";
+  if (go_name == "CurveP256") return "P-256";
+  if (go_name == "CurveP384") return "P-384";
+  if (go_name == "CurveP521") return "P-521";
+  return std::nullopt;
+}
+
+}  // namespace ovn_raft
