@@ -17,6 +17,9 @@
 
 namespace ovn_raft {
 
+// Prometheus' default-port list has 9100-9999 fully allocated; Kube-OVN uses 10660-10665.
+constexpr char kDefaultListenAddress[] = ":10476";
+
 struct Config {
   std::vector<ListenAddress> listen_addresses;  // at least one once parsed; :10476 by default
   std::string telemetry_path = "/metrics";
