@@ -214,7 +214,8 @@ ConfigResult ParseConfig(const std::vector<std::string>& args, const EnvLookup& 
   }
   if (config.databases.empty()) config.databases = DefaultDatabases();
   if (config.listen_addresses.empty()) {
-    config.listen_addresses.push_back(std::get<ListenAddress>(ParseListenAddress(kDefaultListenAddress)));
+    config.listen_addresses.push_back(
+        std::get<ListenAddress>(ParseListenAddress(kDefaultListenAddress)));
   }
   std::set<std::string> names;
   for (const auto& d : config.databases) {
