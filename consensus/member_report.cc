@@ -33,6 +33,7 @@ std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::s
     r.source = source;
     r.db = Str(db, "name");
     r.ctl = Str(db, "ctl");
+    r.ovs_version = Str(db, "ovs_version");
     r.up = db.HasMember("up") && db["up"].IsBool() && db["up"].GetBool();
     if (db.HasMember("error") && db["error"].IsObject()) r.error = Str(db["error"], "message");
     if (db.HasMember("server") && db["server"].IsObject() && db["server"].HasMember("connected") &&
@@ -67,6 +68,19 @@ std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::s
       }
     }
     out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string MixedReleases(const std::vector<MemberReport>& members) {
+  std::map<std::string, int> count;
+  for (const auto& m : members) {
+    if (!m.ovs_version.empty()) ++count[m.ovs_version];
+  }
+  if (count.size() < 2) return "";
+  std::string out;
+  for (const auto& [release, n] : count) {
+    out += (out.empty() ? "" : ", ") + release + " (" + std::to_string(n) + ")";
   }
   return out;
 }

@@ -18,6 +18,7 @@ struct MemberReport {
   bool up = false;
   std::string error;  // when !up
   std::string cluster_id, server_id, address, status, role, leader;
+  std::string ovs_version;  // its ovsdb-server's Open vSwitch release; "" when unknown
   std::optional<std::uint64_t> term;
   std::optional<bool> connected;            // _Server
   std::map<std::string, std::string> view;  // member ID -> address, this member's Servers:
@@ -31,5 +32,9 @@ struct MemberReport {
 
 // Decodes the JSON of one exporter's /status into one report per database. Empty on bad JSON.
 std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::string& source);
+
+// "3.1.0 (2), 3.5.0 (1)" when the members that say their release do not all run the same one;
+// "" otherwise (one release, or none known).
+std::string MixedReleases(const std::vector<MemberReport>& members);
 
 }  // namespace ovn_raft

@@ -42,6 +42,7 @@ std::string SnapshotToJson(const Snapshot& snapshot) {
     WriteString(w, "sock", r.target.sock_path);
     w.Key("up");
     w.Bool(r.up());
+    if (r.ovs_version) WriteString(w, "ovs_version", *r.ovs_version);
     if (r.status_error) WriteError(w, "error", *r.status_error);
     if (r.server_error) WriteError(w, "server_error", *r.server_error);
     if (r.server) {

@@ -316,6 +316,17 @@
             },
           },
           {
+            alert: 'OVNRaftMixedReleases',
+            expr: "ovn_raft_cluster:ovs_versions:count > 1" % $._config.labels,
+            'for': $._config.mixedReleasesFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft cluster runs several Open vSwitch releases for longer than an upgrade takes.",
+              description: "The members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) have run {{ $value }} different ovsdb-server releases for %s: an upgrade stopped part way. See ovn_raft_cluster_member:ovs_version:info for who runs which." % $._config.mixedReleasesFor,
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMixedReleases'),
+            },
+          },
+          {
             alert: 'OVNRaftStatusNotUnderstood',
             expr: "ovn_raft_parse_warnings{%(selector)s} > 0" % $._config.labels,
             'for': '1h',

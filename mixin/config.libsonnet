@@ -31,6 +31,9 @@
     // up to 2n+1 members); more still show in the counts.
     minoritySlots: 3,
     followerLagEntries: 1000,
+    // OVNRaftMixedReleases: members on different Open vSwitch releases for longer than a
+    // rolling upgrade of the ovn-central members takes (minutes to one maintenance window).
+    mixedReleasesFor: '12h',
     backlogEntries: 100,
     runbookURLPattern: 'https://github.com/ovn-raft-exporter/ovn-raft-exporter/blob/main/RUNBOOK.md#%s',
 

@@ -585,6 +585,26 @@
             ||| % $._config.labels,
           },
           {
+            // Which Open vSwitch release each member runs (its ovsdb-server's `version`).
+            record: 'ovn_raft_cluster_member:ovs_version:info',
+            expr: |||
+              max by (%(cluster)s, server_id, host, version) (
+                ovn_raft_ovsdb_server_build_info{%(selector)s}
+                  * on (%(member)s) group_left (cluster_id, server_id, host)
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // More than 1 while an upgrade rolls through the members (OVNRaftMixedReleases).
+            record: 'ovn_raft_cluster:ovs_versions:count',
+            expr: |||
+              count by (%(cluster)s) (
+                count by (%(cluster)s, version) (ovn_raft_cluster_member:ovs_version:info)
+              )
+            ||| % $._config.labels,
+          },
+          {
             record: 'ovn_raft_cluster:log_entries_unapplied:max',
             expr: |||
               max by (%(cluster)s) (

@@ -113,6 +113,7 @@ std::optional<Error> JsonRpcConnection::Send(Clock::time_point deadline) {
     auto connected = Connect(path_, deadline);
     if (!connected) return connected.error();
     fd_ = connected.value();
+    ++connects_;
   }
   if (auto failed = SendAll(fd_, request_, deadline)) {
     // A kept connection the server has closed (restart, idle drop): one fresh try.

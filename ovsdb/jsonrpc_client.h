@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,8 @@ class JsonRpcConnection {
   const std::string& path() const { return path_; }
   int NextId() { return next_id_++; }
   int fd() const { return fd_; }
+  // Connections made so far: a change means the server may have restarted, as another build.
+  std::uint64_t connects() const { return connects_; }
 
   // The steps of one call, driven by ExchangeAll for many connections at once.
   // Connects when needed and sends; an error ends the call.
@@ -59,6 +62,7 @@ class JsonRpcConnection {
 
   std::string path_;
   int fd_ = -1;
+  std::uint64_t connects_ = 0;
   int next_id_ = 0;
   int id_ = 0;
   std::string request_;

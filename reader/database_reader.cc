@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include "parsers/cluster_status_parser.h"
+#include "parsers/ovs_version.h"
 #include "parsers/utf8.h"
 
 namespace ovn_raft {
@@ -23,7 +24,8 @@ DatabaseReader::DatabaseReader(const std::vector<DatabaseTarget>& targets,
                                const CallOptions& options, std::size_t max_members)
     : options_(options), max_members_(max_members) {
   for (const auto& t : targets) {
-    auto slot = std::unique_ptr<Slot>(new Slot{t, JsonRpcConnection(t.ctl_path), nullptr});
+    auto slot = std::unique_ptr<Slot>(
+        new Slot{t, JsonRpcConnection(t.ctl_path), nullptr, false, std::nullopt, 0});
     if (!t.sock_path.empty()) slot->sock = std::make_unique<JsonRpcConnection>(t.sock_path);
     slots_.push_back(std::move(slot));
   }
@@ -57,6 +59,7 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
   }
   const auto start = Clock::now();
   ExchangeAll(calls, options);
+  ReadVersions(start + timeout);
 
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     const JsonRpcCall& status = calls[first[i]];
@@ -102,6 +105,8 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
       r.status_error = Error{ErrorCode::kNotClustered, r.target.name + " is a " + r.server->model +
                                                            " database, not clustered"};
     }
+    // Only a server that answered this round is known to run that release.
+    if (slots_[i]->ctl.fd() >= 0) r.ovs_version = slots_[i]->ovs_version;
     if (r.status && r.status->cluster_id_known) slots_[i]->was_member = true;
     if (slots_[i]->was_member && NoLongerServed(r, select != nullptr)) {
       r.status = ClusterStatus{};
@@ -113,6 +118,31 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     s.databases.push_back(std::move(r));
   }
   return s;
+}
+
+void DatabaseReader::ReadVersions(std::chrono::steady_clock::time_point deadline) {
+  std::vector<JsonRpcCall> calls;
+  std::vector<Slot*> asked;
+  for (const auto& slot : slots_) {
+    const bool answered = slot->ctl.fd() >= 0;  // failed calls drop the connection
+    if (!answered || slot->version_connects == slot->ctl.connects()) continue;
+    slot->ovs_version.reset();
+    calls.push_back(UnixctlRequest(slot->ctl, "version", {}));
+    asked.push_back(slot.get());
+  }
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  if (calls.empty() || left.count() <= 0) return;
+  CallOptions options = options_;
+  options.timeout = left;
+  ExchangeAll(calls, options);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    auto text = UnixctlResult(calls[i]);
+    // No answer: asked again next round. An answer not understood: not again on this connection.
+    if (!text && text.error().code != ErrorCode::kRpcError) continue;
+    if (text) asked[i]->ovs_version = ParseOvsVersion(text.value());
+    asked[i]->version_connects = asked[i]->ctl.connects();
+  }
 }
 
 }  // namespace ovn_raft

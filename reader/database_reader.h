@@ -1,7 +1,8 @@
 #pragma once
 
 // The I/O edge: reads every watched database from the local ovsdb-server over connections kept
-// open between rounds. Read-only: sends only `cluster/status` and a _Server select.
+// open between rounds. Read-only: sends only `cluster/status`, a _Server select and, once per
+// connection to the server, `version`.
 //
 // A database this process has read as a cluster member and that the server then stops
 // serving has left its cluster (`cluster/leave`: ovsdb-server removes the database once it
@@ -11,6 +12,8 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ovsdb/jsonrpc_client.h"
@@ -37,7 +40,14 @@ class DatabaseReader {
     JsonRpcConnection ctl;
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
     bool was_member = false;                  // this process has read it as a cluster member
+    // The server's release, asked once per connection: a server that restarted (another
+    // build, during an upgrade) is a new connection.
+    std::optional<std::string> ovs_version;
+    std::uint64_t version_connects = 0;  // ctl.connects() when ovs_version was read
   };
+
+  // Asks `version` of every server whose answer is not known for its current connection.
+  void ReadVersions(std::chrono::steady_clock::time_point deadline);
 
   Snapshot ReadRound(std::chrono::milliseconds timeout, std::size_t* reply_bytes);
 

@@ -20,6 +20,7 @@ struct DatabaseReading {
   std::optional<Error> status_error;
   std::optional<ServerDatabase> server;  // this database's _Server row, when read
   std::optional<Error> server_error;
+  std::optional<std::string> ovs_version;  // the server's Open vSwitch release (`version`)
   double duration_seconds = 0;
 
   // The `up` of this database: its Raft status was read and parsed.

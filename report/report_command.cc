@@ -203,18 +203,24 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
 
   for (const auto& [db, members] : by_db) {
     std::printf("\n%s\n", db.c_str());
-    std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s\n", "member", "address", "status",
-                "role", "term", "leader", "members", "connected");
+    std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s %s\n", "member", "address", "status",
+                "role", "term", "leader", "members", "connected", "release");
     for (const auto& m : members) {
       if (!m.up) {
         std::printf("  %-6s %s: %s\n", "?", m.source.c_str(), Or(m.error, "down").c_str());
         healthy = false;
         continue;
       }
-      std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7zu %-9s\n", m.server_id.c_str(),
+      std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7zu %-9s %s\n", m.server_id.c_str(),
                   m.address.c_str(), m.status.c_str(), m.role.c_str(),
                   m.term ? std::to_string(*m.term).c_str() : "-", Or(m.leader, "-").c_str(),
-                  m.view.size(), m.connected ? (*m.connected ? "yes" : "NO") : "-");
+                  m.view.size(), m.connected ? (*m.connected ? "yes" : "NO") : "-",
+                  Or(m.ovs_version, "-").c_str());
+    }
+    // Normal while an upgrade rolls through the members; not a reason to call the cluster
+    // unhealthy, but worth a line once it is.
+    if (const std::string mixed = MixedReleases(members); !mixed.empty()) {
+      std::printf("  mixed Open vSwitch releases: %s\n", mixed.c_str());
     }
     const auto clusters = AnalyzeConsensus(members, expected);
     if (clusters.size() > 1) {

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -582,6 +585,209 @@ TEST(ConsensusEndToEndTest, ExporterDownDuringFreshRestartNamesOnlyTheOldId) {
             std::string::npos)
       << out;
 #endif
+}
+
+// Alert states over a whole test, sampled every second on a thread of its own: every change
+// of every alert, with the seconds since the log began ("12.0s OVNRaftNoLeader/OVN_Northbound
+// pending").
+class AlertLog {
+ public:
+  explicit AlertLog(int prometheus_port)
+      : port_(prometheus_port), start_(std::chrono::steady_clock::now()), thread_([this] {
+          while (!stop_) {
+            Sample();
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+          }
+        }) {}
+  ~AlertLog() { Stop(); }
+  void Stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  // Marks a step in the log.
+  void Note(const std::string& text) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    lines_.push_back(Elapsed() + " -- " + text);
+  }
+  std::vector<std::string> lines() const {
+    const std::lock_guard<std::mutex> lock(mu_);
+    return lines_;
+  }
+  // Every "alert/db" seen in `state` ("pending", "firing").
+  std::set<std::string> Seen(const std::string& state) const {
+    const std::lock_guard<std::mutex> lock(mu_);
+    return seen_.count(state) ? seen_.at(state) : std::set<std::string>{};
+  }
+
+ private:
+  std::string Elapsed() const {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%6.1fs",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+    return buf;
+  }
+  void Sample() {
+    std::map<std::string, std::string> now;  // alert/db -> state
+    for (const auto& a : PrometheusQuery(port_, "ALERTS")) {
+      const auto db = a.labels.find("db");
+      now[a.labels.at("alertname") + "/" + (db == a.labels.end() ? "-" : db->second)] =
+          a.labels.at("alertstate");
+    }
+    const std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [alert, state] : now) {
+      seen_[state].insert(alert);
+      if (last_[alert] != state) lines_.push_back(Elapsed() + " " + alert + " " + state);
+    }
+    for (const auto& [alert, state] : last_) {
+      if (!state.empty() && !now.count(alert)) lines_.push_back(Elapsed() + " " + alert + " clear");
+    }
+    last_.clear();
+    for (const auto& [alert, state] : now) last_[alert] = state;
+  }
+
+  int port_;
+  std::chrono::steady_clock::time_point start_;
+  std::atomic<bool> stop_{false};
+  mutable std::mutex mu_;
+  std::vector<std::string> lines_;
+  std::map<std::string, std::string> last_;
+  std::map<std::string, std::set<std::string>> seen_;
+  std::thread thread_;
+};
+
+// The releases of a rolling upgrade, oldest first, from OVN_RAFT_UPGRADE_PATH
+// ("3.1.0=DIR 3.5.0=DIR 4.0.0=DIR", each DIR from scripts/ovs-versions.sh bin VERSION).
+std::vector<std::pair<std::string, std::string>> UpgradePath() {
+  std::vector<std::pair<std::string, std::string>> out;
+  const char* env = std::getenv("OVN_RAFT_UPGRADE_PATH");
+  std::istringstream in(env ? env : "");
+  for (std::string item; in >> item;) {
+    const auto eq = item.find('=');
+    if (eq != std::string::npos) out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return out;
+}
+
+// Operators upgrade one member at a time, on its existing database, the leader last: the
+// cluster then runs several releases at once, for minutes to days. Every member goes through
+// every release given, oldest first; the real exporters and the real Prometheus with the
+// shipped rules watch throughout. The for: durations run 5 times faster, so that anything a
+// restart leaves behind for long has time to fire.
+TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
+  const auto path = UpgradePath();
+  ASSERT_GE(path.size(), 2u) << "OVN_RAFT_UPGRADE_PATH names fewer than two releases; run "
+                                "`ctest -L upgrade`, which sets it from scripts/ovs-versions.sh";
+  setenv("OVS_BIN_DIR", path[0].second.c_str(), 1);  // the cluster starts on the oldest
+  EndToEnd e({"--cluster.expected-members=3"}, {3, {}}, 5);
+  AlertLog log(e.port());
+  std::map<int, std::string> release{{1, path[0].first}, {2, path[0].first}, {3, path[0].first}};
+
+  // Each member's release, as the rules say it and as its exporter's /status says it.
+  auto expect_releases = [&](const std::string& step) {
+    SCOPED_TRACE(step);
+    std::map<std::string, std::string> want, rules, status;
+    for (const auto& [m, version] : release) {
+      for (const std::string db : {"nb", "sb"}) {
+        want[RaftCluster::DbName(db) + "/" + e.cluster().ServerId(m, db)] = version;
+      }
+    }
+    for (const auto& s : PrometheusQuery(e.port(), "ovn_raft_cluster_member:ovs_version:info")) {
+      rules[s.labels.at("db") + "/" + s.labels.at("server_id")] = s.labels.at("version");
+    }
+    for (const auto& url : e.RunningUrls()) {
+      for (const auto& r : DecodeStatusJson(testing::HttpGet(url + "/status").body, url)) {
+        status[r.db + "/" + r.server_id] = r.ovs_version;
+      }
+    }
+    EXPECT_EQ(rules, want);
+    EXPECT_EQ(status, want);
+    std::set<std::string> releases;
+    for (const auto& [m, version] : release) releases.insert(version);
+    e.ExpectPerDb("ovn_raft_cluster:ovs_versions:count", static_cast<double>(releases.size()));
+  };
+  // Mixed releases are pending from the first mixed evaluation, firing only after 12h.
+  auto mixed = [&] {
+    std::set<std::string> versions;
+    for (const auto& [m, version] : release) versions.insert(version);
+    return versions.size() > 1 ? Both({"OVNRaftMixedReleases"}) : std::set<std::string>{};
+  };
+  auto converge = [&](const std::string& step) {
+    log.Note(step);
+    e.ExpectConverges(mixed(), step);
+    // The rules read a scrape or two behind the exporters: wait for the release to show.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::map<std::string, std::string> rules;
+      for (const auto& s : PrometheusQuery(e.port(), "ovn_raft_cluster_member:ovs_version:info")) {
+        rules[s.labels.at("db") + "/" + s.labels.at("server_id")] = s.labels.at("version");
+      }
+      std::set<std::string> seen;
+      for (const auto& [key, version] : rules) seen.insert(version);
+      std::set<std::string> want;
+      for (const auto& [m, version] : release) want.insert(version);
+      if (rules.size() == 6 && seen == want) break;
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    expect_releases(step);
+  };
+
+  converge("every member on " + path[0].first);
+  bool dashboards_checked = false;
+  for (std::size_t r = 1; r < path.size(); ++r) {
+    const auto& [version, dir] = path[r];
+    std::vector<int> order;
+    const int leader = e.cluster().Leader("nb");
+    for (int m = 1; m <= 3; ++m) {
+      if (m != leader) order.push_back(m);
+    }
+    order.push_back(leader);
+    for (const int m : order) {
+      // The leader's pod is replaced whole, its exporter with it; the others' ovsdb-server
+      // alone restarts under a running exporter, which must notice the new release.
+      const bool whole_pod = m == leader;
+      if (whole_pod) e.StopExporter(m);
+      e.cluster().Restart(m, dir);
+      if (whole_pod) e.RestartExporter(m);
+      release[m] = version;
+      e.cluster().Wait();
+      converge("member " + std::to_string(m) + (m == leader ? " (the leader)" : "") + " on " +
+               version + (whole_pod ? ", its exporter restarted too" : ""));
+      if (!dashboards_checked && mixed().size() > 0) {
+        std::this_thread::sleep_for(std::chrono::seconds(10));  // samples in every 1m range
+        e.ExpectDashboardsShowData();
+        dashboards_checked = true;
+      }
+    }
+  }
+  log.Stop();
+
+  // Throughout: every line of every release's cluster/status understood, no reply refused.
+  for (const auto& s : PrometheusQuery(e.port(), "max_over_time(ovn_raft_parse_warnings[1h])")) {
+    EXPECT_EQ(s.value, 0) << s.labels.at("instance") << " " << s.labels.at("db");
+  }
+  const std::string refused =
+      "max_over_time(ovn_raft_exporter_errors_total{reason=~"
+      "\"invalid_json|rpc_error|protocol_error|not_clustered|view_too_large|reply_too_large\"}[1h])"
+      " > 0";
+  std::string error;
+  EXPECT_TRUE(PrometheusQuery(e.port(), refused, &error).empty()) << refused;
+  EXPECT_TRUE(error.empty()) << error;
+
+  // Alerts: none fired; pending only what a member restart causes while it lasts (its
+  // database unreadable and silent for seconds, one member fewer, an election when the
+  // leader goes) and the mix of releases itself.
+  std::printf("[ alerts   ] %s\n", "states logged during the upgrade:");
+  for (const auto& line : log.lines()) std::printf("[ alerts   ] %s\n", line.c_str());
+  EXPECT_EQ(log.Seen("firing"), std::set<std::string>{});
+  const auto allowed =
+      Union(Both({"OVNRaftMixedReleases", "OVNRaftDatabaseUnreadable", "OVNRaftMemberNotReporting",
+                  "OVNRaftQuorumAtRisk", "OVNRaftNoLeader", "OVNRaftMemberDisconnected",
+                  "OVNRaftMembershipViewsDisagree", "OVNRaftLeaderDisagreement"}),
+            {"OVNRaftExporterDown/-"});
+  for (const auto& alert : log.Seen("pending")) {
+    EXPECT_TRUE(allowed.count(alert)) << alert << " went pending during the upgrade";
+  }
+  unsetenv("OVS_BIN_DIR");
 }
 
 }  // namespace

@@ -24,8 +24,8 @@ RaftCluster::~RaftCluster() {
   if (system(rm.c_str()) != 0) perror("rm");
 }
 
-std::string RaftCluster::Run(const std::string& args) const {
-  const std::string command = std::string(OVN_RAFT_SCRIPTS_DIR) + "/raft-cluster.sh " + args;
+std::string RaftCluster::Run(const std::string& args, const std::string& env) const {
+  const std::string command = env + std::string(OVN_RAFT_SCRIPTS_DIR) + "/raft-cluster.sh " + args;
   FILE* p = popen(command.c_str(), "r");
   if (!p) throw std::runtime_error("popen " + command);
   std::string out;
@@ -64,6 +64,9 @@ std::string RaftCluster::ServerId(int member, const std::string& db) const {
 }
 void RaftCluster::Kill(int member) { Run("kill " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Restart(int member) { Run("restart " + dir_ + " " + std::to_string(member)); }
+void RaftCluster::Restart(int member, const std::string& ovs_bin_dir) {
+  Run("restart " + dir_ + " " + std::to_string(member), "OVS_BIN_DIR='" + ovs_bin_dir + "' ");
+}
 void RaftCluster::RestartFresh(int member) {
   Run("restart-fresh " + dir_ + " " + std::to_string(member));
 }

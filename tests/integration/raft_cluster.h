@@ -23,6 +23,9 @@ class RaftCluster {
   int port(const std::string& db) const { return db == "nb" ? base_port_ : base_port_ + 1; }
   void Kill(int member);
   void Restart(int member);  // same database, same ID
+  // Same database, same ID, another build: the ovsdb-server, ovsdb-tool and ovs-appctl in
+  // `ovs_bin_dir` (scripts/ovs-versions.sh bin VERSION), as an upgrade restarts a member.
+  void Restart(int member, const std::string& ovs_bin_dir);
   void RestartFresh(int member);
   void Split(int member);
   void Add(int member);  // a new member N joins at 127.0.0.N
@@ -34,7 +37,7 @@ class RaftCluster {
   const std::string& dir() const { return dir_; }
 
  private:
-  std::string Run(const std::string& args) const;
+  std::string Run(const std::string& args, const std::string& env = "") const;
 
   std::string dir_;
   int members_;

@@ -13,6 +13,18 @@
 #include "ovsdb/jsonrpc_framing.h"
 
 namespace ovn_raft::testing {
+namespace {
+
+// The "method" member of a JSON-RPC request, as the exporter writes it (no escapes in names).
+std::string MethodOf(const std::string& request) {
+  auto at = request.find("\"method\"");
+  if (at == std::string::npos) return "";
+  at = request.find('"', request.find(':', at) + 1);
+  const auto end = at == std::string::npos ? at : request.find('"', at + 1);
+  return end == std::string::npos ? "" : request.substr(at + 1, end - at - 1);
+}
+
+}  // namespace
 
 FakeUnixServer::FakeUnixServer(Handler handler) : handler_(std::move(handler)) {
   char tmpl[] = "/tmp/ovn-raft-fake.XXXXXX";
@@ -69,9 +81,19 @@ void FakeUnixServer::Run() {
       if (framer.Scan(request) != JsonFramer::State::kIncomplete) break;
     }
     ++requests_;
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      ++methods_[MethodOf(request)];
+    }
     handler_(fd, request);
     close(fd);
   }
+}
+
+int FakeUnixServer::requests(const std::string& method) const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  const auto it = methods_.find(method);
+  return it == methods_.end() ? 0 : it->second;
 }
 
 }  // namespace ovn_raft::testing

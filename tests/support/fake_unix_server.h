@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -24,6 +26,9 @@ class FakeUnixServer {
 
   const std::string& path() const { return path_; }
   int requests() const { return requests_.load(); }
+  // Requests for one method ("cluster/status"): the exporter also asks `version` once per
+  // connection, and this server closes every connection after one request.
+  int requests(const std::string& method) const;
   bool stopping() const { return stopping_.load(); }
 
   // Helpers for handlers.
@@ -40,6 +45,8 @@ class FakeUnixServer {
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};
   std::atomic<int> requests_{0};
+  mutable std::mutex mu_;
+  std::map<std::string, int> methods_;  // requests per "method" member
   std::thread thread_;
 };
 

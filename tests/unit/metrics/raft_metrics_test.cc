@@ -53,6 +53,31 @@ TEST(RaftMetricsTest, AnIdListedTwiceGivesNoDuplicateSeries) {
   EXPECT_EQ(m.All("ovn_raft_member_info").size(), 3u);
 }
 
+// The release is a fact of the server, read apart from its status: known even when the status
+// is not, absent when the server did not say it.
+TEST(RaftMetricsTest, ServerReleaseIsAnInfoSeries) {
+  Snapshot s;
+  s.taken_at = kNow;
+  auto nb = FromFixture("OVN_Northbound", "ovs-3.1.0/leader.txt");
+  nb.ovs_version = "3.5.0";
+  DatabaseReading sb;
+  sb.target = {"OVN_Southbound", "/y.ctl", ""};
+  sb.status_error = Error{ErrorCode::kRpcError, "unknown cluster"};
+  sb.ovs_version = "4.0.0";
+  DatabaseReading ic;
+  ic.target = {"OVN_IC_Northbound", "/z.ctl", ""};
+  ic.status_error = Error{ErrorCode::kSocketMissing, "gone"};
+  s.databases = {nb, sb, ic};
+  const auto m = Render(s);
+  EXPECT_EQ(
+      m.Value("ovn_raft_ovsdb_server_build_info", {{"db", "OVN_Northbound"}, {"version", "3.5.0"}}),
+      1);
+  EXPECT_EQ(
+      m.Value("ovn_raft_ovsdb_server_build_info", {{"db", "OVN_Southbound"}, {"version", "4.0.0"}}),
+      1);
+  EXPECT_EQ(m.All("ovn_raft_ovsdb_server_build_info").size(), 2u);
+}
+
 TEST(RaftMetricsTest, LeaderFacts) {
   Snapshot s;
   s.taken_at = kNow;

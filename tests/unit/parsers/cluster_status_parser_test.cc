@@ -70,8 +70,8 @@ TEST(ClusterStatusParserTest, RealAddingServerOn40) {
 
 // Captured live while the leader's followers were frozen (SIGSTOP), so that the change of its
 // election timer stayed uncommitted; 3.1.0 also caught a member joining.
-TEST(ClusterStatusParserTest, RealTimerChangeOn31And40) {
-  for (const std::string version : {"ovs-3.1.0", "ovs-4.0.0"}) {
+TEST(ClusterStatusParserTest, RealTimerChangeOnEveryRelease) {
+  for (const std::string version : {"ovs-3.1.0", "ovs-3.5.0", "ovs-4.0.0"}) {
     SCOPED_TRACE(version);
     const auto s = ParseClusterStatus(Fixture(version + "/leader-changing-timer.txt"));
     EXPECT_TRUE(s.warnings.empty());
@@ -82,6 +82,36 @@ TEST(ClusterStatusParserTest, RealTimerChangeOn31And40) {
   const auto adding = ParseClusterStatus(Fixture("ovs-3.1.0/leader-adding-server.txt"));
   ASSERT_EQ(adding.adding_servers.size(), 1u);
   EXPECT_EQ(adding.adding_servers[0].phase_text, "adding: catchup");
+}
+
+// Every release captured prints the same facts for the same states: 3.5.0 (Debian 13) between
+// 3.1.0 (Debian 12) and 4.0.0 (Debian unstable), all parsed alike.
+TEST(ClusterStatusParserTest, EveryReleaseCapturedTheSameStates) {
+  for (const std::string state : {"leader", "follower", "leader-sb", "fresh-restart-leader",
+                                  "fresh-restart-rejoined", "disconnected-candidate", "joining",
+                                  "leaving", "five-leader", "five-follower", "ipv6-single"}) {
+    std::optional<ClusterStatus> first;
+    for (const std::string version : {"ovs-3.1.0", "ovs-3.5.0", "ovs-4.0.0"}) {
+      SCOPED_TRACE(version + "/" + state);
+      const auto s = ParseClusterStatus(Fixture(version + "/" + state + ".txt"));
+      EXPECT_TRUE(s.warnings.empty());
+      if (!first) {
+        first = s;
+        continue;
+      }
+      EXPECT_EQ(s.status, first->status);
+      // A member stuck leaving without a majority flips between follower and candidate.
+      if (state != "leaving") {
+        EXPECT_EQ(s.role, first->role);
+      }
+      EXPECT_EQ(s.servers.has_value(), first->servers.has_value());
+      if (s.servers && first->servers) {
+        EXPECT_EQ(s.servers->size(), first->servers->size());
+      }
+      EXPECT_EQ(s.address->scheme, first->address->scheme);
+      EXPECT_EQ(s.address->host, first->address->host);
+    }
+  }
 }
 
 TEST(ClusterStatusParserTest, RealLeader) {

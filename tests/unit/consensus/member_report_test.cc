@@ -1,0 +1,65 @@
+#include "consensus/member_report.h"
+
+#include <gtest/gtest.h>
+
+#include "exporter/status_document.h"
+#include "parsers/cluster_status_parser.h"
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+// What the exporter writes to /status is what the report reads back.
+TEST(MemberReportTest, StatusDocumentRoundTrip) {
+  Snapshot s;
+  s.taken_at = std::chrono::system_clock::now();
+  DatabaseReading nb;
+  nb.target = {"OVN_Northbound", "/run/ovn/ovnnb_db.ctl", "/run/ovn/ovnnb_db.sock"};
+  nb.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/leader.txt"));
+  nb.server = ServerDatabase{"OVN_Northbound", "clustered", true, true, "c", "s", 42};
+  nb.ovs_version = "3.5.0";
+  DatabaseReading sb;
+  sb.target = {"OVN_Southbound", "/run/ovn/ovnsb_db.ctl", ""};
+  sb.status_error = Error{ErrorCode::kTimeout, "no complete reply"};
+  s.databases = {nb, sb};
+
+  const auto reports = DecodeStatusJson(SnapshotToJson(s), "http://a:9476");
+  ASSERT_EQ(reports.size(), 2u);
+  const MemberReport& r = reports[0];
+  const ClusterStatus& st = *nb.status;
+  EXPECT_EQ(r.source, "http://a:9476");
+  EXPECT_EQ(r.db, "OVN_Northbound");
+  EXPECT_EQ(r.ctl, "/run/ovn/ovnnb_db.ctl");
+  EXPECT_TRUE(r.up);
+  EXPECT_EQ(r.ovs_version, "3.5.0");
+  EXPECT_EQ(r.cluster_id, *st.cluster_id);
+  EXPECT_EQ(r.server_id, *st.server_id);
+  EXPECT_EQ(r.address, st.address->raw);
+  EXPECT_EQ(r.role, "leader");
+  EXPECT_EQ(r.leader, *st.server_id);  // "self" resolved
+  EXPECT_EQ(r.term, st.term);
+  EXPECT_EQ(r.connected, true);
+  EXPECT_EQ(r.election_timer_ms, st.election_timer_ms);
+  ASSERT_EQ(r.view.size(), st.servers->size());
+  for (const auto& e : *st.servers) EXPECT_EQ(r.view.at(e.server_id), e.address.raw);
+  EXPECT_EQ(r.established.size(), 2u);  // both peers, in both directions
+
+  EXPECT_EQ(reports[1].db, "OVN_Southbound");
+  EXPECT_FALSE(reports[1].up);
+  EXPECT_EQ(reports[1].error, "no complete reply");
+  EXPECT_EQ(reports[1].ovs_version, "");
+}
+
+TEST(MemberReportTest, MixedReleasesNamesEachWithItsCount) {
+  std::vector<MemberReport> members(4);
+  members[0].ovs_version = "3.1.0";
+  members[1].ovs_version = "3.5.0";
+  members[2].ovs_version = "3.1.0";
+  EXPECT_EQ(MixedReleases(members), "3.1.0 (2), 3.5.0 (1)");  // unknown (members[3]) not counted
+  members[1].ovs_version = "3.1.0";
+  EXPECT_EQ(MixedReleases(members), "");
+  EXPECT_EQ(MixedReleases({}), "");
+}
+
+}  // namespace
+}  // namespace ovn_raft
