@@ -4,6 +4,7 @@
     groups+: [
       {
         name: 'ovn-raft.alerts',
+        [if $._config.ruleGroupInterval != '' then 'interval']: $._config.ruleGroupInterval,
         rules: [
           {
             alert: 'OVNRaftExporterDown',

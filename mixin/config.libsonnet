@@ -35,6 +35,9 @@
     // rolling upgrade of the ovn-central members takes (minutes to one maintenance window).
     mixedReleasesFor: '12h',
     backlogEntries: 100,
+    // The evaluation interval of both rule groups; '' keeps Prometheus' global one. Keep it at
+    // most 1m: stale candidates must have been named a minute before (offset 1m).
+    ruleGroupInterval: '',
     runbookURLPattern: 'https://github.com/ovn-raft-exporter/ovn-raft-exporter/blob/main/RUNBOOK.md#%s',
 
     grafanaDashboardTags: ['ovn', 'ovn-raft'],
@@ -46,6 +49,8 @@
       deploymentDb: std.join(', ', $._config.deploymentLabels + ['db']),
       cluster: std.join(', ', $._config.deploymentLabels + ['db', 'cluster_id']),
       member: std.join(', ', $._config.memberLabels),
+      // The recorded table of member IDs and addresses the member rules share (rules.libsonnet).
+      table: 'ovn_raft_cluster_member_address:named_by:count',
       selector: $._config.selector,
       exporterSelector: $._config.exporterSelector,
       expectedReplicasSelector: $._config.expectedReplicasSelector,

@@ -8,13 +8,9 @@
     % [$._config.expectedHostsSelector, db]
     for db in $._config.expectedHostsDatabases
   ]),
-  // Reporters outside the majority view, value 1, where a majority exists.
-  local minority = |||
-    (
-      (ovn_raft_cluster_reporter:majority_view:bool == 0)
-        and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
-    ) + 1
-  ||| % $._config.labels,
+  // Reporters outside the majority view, value 1, where a majority exists (recorded: no
+  // series at all in a cluster whose views agree, so the slots below cost nothing there).
+  local minority = 'ovn_raft_cluster_reporter:minority_view:info',
   // The k-th minority reporter of each cluster (at most one series per cluster), so that
   // every majority member can be paired with it: a one-to-one join, where "every minority
   // reporter with every member" would be many-to-many.
@@ -24,18 +20,30 @@
       $._config.labels.cluster, minority, $._config.labels.cluster,
       std.join(' or ', [slot(j) for j in std.range(1, k - 1)]),
     ],
-  // Silent members with evidence of staleness that no living member vouches for. Safety
-  // first: a member any living member is in contact with (ovn_raft_cluster_member:alive:bool)
-  // is never a candidate, nor one first named less than a minute ago (a member that just
-  // joined may be listed by one member before the leader's report vouches for it). The
+  // Silent members with evidence of staleness that no living member vouches for, valued by
+  // their suspect score (computed here from the sparse terms alone: a silent member's
+  // named_by is its silent:named_by). Safety first: a member any living member is in
+  // contact with (ovn_raft_cluster_member:alive:bool) is never a candidate, nor one first
+  // named less than a minute ago (a member that just joined may be listed by one member
+  // before the leader's report vouches for it). The
   // evidence: the host is not expected; or a live ID holds the same host; or the cluster is
   // larger than expected (then ties are settled by the ranking, or not at all).
   local staleCandidates = |||
     (
-      (
-        ovn_raft_cluster_member:suspect:score
-          and on (%(cluster)s, member_id) ovn_raft_cluster_member:silent:named_by
+      sum by (%(cluster)s, member_id) (
+        label_replace(110 - clamp_max(ovn_raft_cluster_member:silent:named_by, 10), "term", "silent", "", "")
+        or
+        label_replace(
+          max by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 0 + 50,
+          "term", "shared_host", "", ""
+        )
+        or
+        label_replace(
+          max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1000,
+          "term", "unexpected_host", "", ""
+        )
       )
+      and on (%(cluster)s, member_id) ovn_raft_cluster_member:silent:named_by
       unless on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
     )
     and on (%(cluster)s, member_id) (ovn_raft_cluster_member:named_by:count offset 1m)
@@ -44,13 +52,12 @@
       max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by)
       or
       max by (%(cluster)s, member_id) (
-        max by (%(cluster)s, member_id, host) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
-          and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
+        ovn_raft_cluster_member:shared_host:info
           and on (%(cluster)s, host) ovn_raft_cluster_host:live_members:count
       )
       or
       (
-        ovn_raft_cluster_member:named_by:count
+        ovn_raft_cluster_member:silent:named_by
           and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff > 0)
       )
     )
@@ -67,14 +74,25 @@
       ovn_raft_cluster_member:stale_candidate:score
         and on (%(cluster)s) (count by (%(cluster)s) (ovn_raft_cluster_member:stale_candidate:score) <= %(e)d)
     )
-    and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff == %(e)d)
+    and on (%(cluster)s) (ovn_raft_cluster_with_candidates:members_vs_expected:diff == %(e)d)
   ||| % ($._config.labels { e: e, next: e + 1 }),
 
   prometheusRules+:: {
     groups+: [
       {
         name: 'ovn-raft-consensus.rules',
+        [if $._config.ruleGroupInterval != '' then 'interval']: $._config.ruleGroupInterval,
         rules: [
+          {
+            // Each exporter's identity per database, with only the labels the joins need: the
+            // one read of the raw ovn_raft_server_info that the per-member rules below share.
+            record: 'ovn_raft_instance:server_info:max',
+            expr: |||
+              max by (%(deployment)s, %(member)s, cluster_id, server_id, host) (
+                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+              )
+            ||| % $._config.labels,
+          },
           {
             record: 'ovn_raft_cluster:reporters:count',
             expr: "count by (%(cluster)s) (ovn_raft_view_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
@@ -119,8 +137,15 @@
             ||| % $._config.labels,
           },
           {
+            // Every member ID at every address any view gives it, with how many reporters
+            // list it there: the one read of the views' raw series (three series per member
+            // per reporter) that the member rules below share.
+            record: 'ovn_raft_cluster_member_address:named_by:count',
+            expr: "count by (%(cluster)s, member_id, address, host) (ovn_raft_member_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
+          },
+          {
             record: 'ovn_raft_cluster_member:named_by:count',
-            expr: "count by (%(cluster)s, member_id) (ovn_raft_member_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
+            expr: "sum by (%(cluster)s, member_id) (ovn_raft_cluster_member_address:named_by:count)" % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster:members_union:count',
@@ -138,8 +163,17 @@
             record: 'ovn_raft_cluster_host:member_ids:count',
             expr: |||
               count by (%(cluster)s, host) (
-                count by (%(cluster)s, host, member_id) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
+                count by (%(cluster)s, host, member_id) (%(table)s)
               )
+            ||| % $._config.labels,
+          },
+          {
+            // Members whose host another member ID also holds, one series per member and host
+            // (none in a healthy cluster): the conflict the suspect rules below weigh.
+            record: 'ovn_raft_cluster_member:shared_host:info',
+            expr: |||
+              max by (%(cluster)s, member_id, host) (%(table)s) * 0 + 1
+                and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
             ||| % $._config.labels,
           },
           {
@@ -150,21 +184,21 @@
             record: 'ovn_raft_cluster_member:addresses:count',
             expr: |||
               count by (%(cluster)s, member_id) (
-                count by (%(cluster)s, member_id, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
+                count by (%(cluster)s, member_id, address) (%(table)s)
               )
             ||| % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster:expected_members:count',
             expr: |||
-              max by (%(cluster)s) (
-                ovn_raft_expected_members{%(selector)s}
-                  * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+              (
+                ovn_raft_cluster:reporters:count * 0
+                  + on (%(deploymentDb)s) group_left
+                max by (%(deploymentDb)s) (ovn_raft_expected_members{%(selector)s})
               )
               or
-              max by (%(cluster)s) (
-                ovn_raft_view_info{%(selector)s, cluster_id!=""} * 0
+              (
+                ovn_raft_cluster:reporters:count * 0
                   + on (%(deployment)s) group_left
                 max by (%(deployment)s) (
                   %(expectedReplicasSelector)s
@@ -200,7 +234,7 @@
             // how many reporters; only where expected hosts are known.
             record: 'ovn_raft_cluster_member:unexpected_host:named_by',
             expr: |||
-              count by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
+              %(table)s
                 unless on (%(deploymentDb)s, host) ovn_raft_db_host:expected:bool
                 and on (%(deploymentDb)s) ovn_raft_db_host:expected:bool
             ||| % $._config.labels,
@@ -218,17 +252,63 @@
             record: 'ovn_raft_db_host:missing_member:bool',
             expr: |||
               ovn_raft_db_host:expected:bool
-                unless on (%(deploymentDb)s, host) ovn_raft_member_info{%(selector)s, cluster_id!=""}
+                unless on (%(deploymentDb)s, host) %(table)s
             ||| % $._config.labels,
           },
           {
-            // The majority view's members and addresses.
+            record: 'ovn_raft_cluster_reporter:minority_view:info',
+            expr: |||
+              (
+                (ovn_raft_cluster_reporter:majority_view:bool == 0)
+                  and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
+              ) + 1
+            ||| % $._config.labels,
+          },
+          {
+            // Every view of the clusters whose views disagree (no series where they agree): the
+            // one read of the raw views the majority and difference rules below need.
+            record: 'ovn_raft_cluster_reporter_member:disagreeing_view:info',
+            expr: |||
+              max by (%(cluster)s, server_id, member_id, address, host) (
+                ovn_raft_member_info{%(selector)s, cluster_id!=""}
+                  and on (%(cluster)s) (ovn_raft_cluster:views_agree:bool == 0)
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // What the minority reporters list: the only views that can differ from the
+            // majority's, so the three difference rules below read these instead of every view.
+            record: 'ovn_raft_cluster_reporter_member:minority_view:info',
+            expr: |||
+              max by (%(cluster)s, server_id, member_id, address) (
+                ovn_raft_cluster_reporter_member:disagreeing_view:info
+                  and on (%(cluster)s, server_id) ovn_raft_cluster_reporter:minority_view:info
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // The majority view where some reporter disagrees with it (none elsewhere): what the
+            // majority reporters list. The difference rules below read this, not the whole view.
+            record: 'ovn_raft_cluster_member:disputed_majority_view:info',
+            expr: |||
+              max by (%(cluster)s, member_id, address, host) (
+                ovn_raft_cluster_reporter_member:disagreeing_view:info
+                  and on (%(cluster)s) ovn_raft_cluster_reporter:minority_view:info
+                  unless on (%(cluster)s, server_id) ovn_raft_cluster_reporter:minority_view:info
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // The majority view's members and addresses: where the views agree, every member
+            // any view lists; else what the majority reporters list (views that disagree without
+            // a majority: none).
             record: 'ovn_raft_cluster_member:majority_view:info',
             expr: |||
               max by (%(cluster)s, member_id, address, host) (
-                ovn_raft_member_info{%(selector)s, cluster_id!=""}
-                  and on (%(cluster)s, server_id) (ovn_raft_cluster_reporter:majority_view:bool == 1)
-              )
+                %(table)s and on (%(cluster)s) (ovn_raft_cluster:views_agree:bool == 1)
+              ) * 0 + 1
+              or
+              ovn_raft_cluster_member:disputed_majority_view:info
             ||| % $._config.labels,
           },
           {
@@ -236,27 +316,26 @@
             // members its view lacks (address: the majority's), one minority reporter slot at
             // a time ...
             record: 'ovn_raft_cluster_reporter_member:missing:info',
-            expr: std.join('\nor\n', [
+            expr: '(\n' + std.join('\nor\n', [
               |||
                 (
-                  ovn_raft_cluster_member:majority_view:info
+                  ovn_raft_cluster_member:disputed_majority_view:info
                     * on (%(cluster)s) group_left (server_id)
                   %(slot)s
                 )
-                unless on (%(cluster)s, server_id, member_id) ovn_raft_member_info{%(selector)s, cluster_id!=""}
               ||| % ($._config.labels { slot: slot(k) })
               for k in std.range(1, $._config.minoritySlots)
-            ]),
+            ]) + |||
+              )
+              unless on (%(cluster)s, server_id, member_id) ovn_raft_cluster_reporter_member:minority_view:info
+            ||| % $._config.labels,
           },
           {
             // ... members it lists that the majority does not ...
             record: 'ovn_raft_cluster_reporter_member:extra:info',
             expr: |||
-              (
-                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
-                  unless on (%(cluster)s, member_id) ovn_raft_cluster_member:majority_view:info
-              )
-              and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
+              ovn_raft_cluster_reporter_member:minority_view:info
+                unless on (%(cluster)s, member_id) ovn_raft_cluster_member:disputed_majority_view:info
             ||| % $._config.labels,
           },
           {
@@ -264,12 +343,15 @@
             record: 'ovn_raft_cluster_reporter_member:moved:info',
             expr: |||
               (
-                max by (%(cluster)s, server_id, member_id, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
-                  unless on (%(cluster)s, member_id, address) ovn_raft_cluster_member:majority_view:info
+                ovn_raft_cluster_reporter_member:minority_view:info
+                  unless on (%(cluster)s, member_id, address) ovn_raft_cluster_member:disputed_majority_view:info
               )
                 * on (%(cluster)s, member_id) group_left (majority_address)
               max by (%(cluster)s, member_id, majority_address) (
-                label_replace(ovn_raft_cluster_member:majority_view:info, "majority_address", "$1", "address", "(.+)")
+                label_replace(
+                  ovn_raft_cluster_member:disputed_majority_view:info,
+                  "majority_address", "$1", "address", "(.+)"
+                )
               )
             ||| % $._config.labels,
           },
@@ -289,21 +371,39 @@
             ||| % $._config.labels,
           },
           {
+            // The reporters in the leader role, one series each: the leader's word, which the
+            // quorum and liveness rules read.
+            record: 'ovn_raft_instance:server_info:leader',
+            expr: |||
+              max by (%(deployment)s, %(member)s, cluster_id, server_id) (
+                ovn_raft_instance:server_info:max
+                  and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1)
+              )
+            ||| % $._config.labels,
+          },
+          {
             // Reporters in the leader role (OVNRaftMultipleLeaders); the leader's own word.
             record: 'ovn_raft_cluster:leader_claims:count',
             expr: |||
-              sum by (%(cluster)s) (
-                ovn_raft_role{%(selector)s, role="leader"}
-                  * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{%(selector)s, cluster_id!=""}
-              )
+              count by (%(cluster)s) (ovn_raft_instance:server_info:leader)
+              or
+              ovn_raft_cluster:reporters:count * 0
+            ||| % $._config.labels,
+          },
+          {
+            // The reporters of the clusters where none is in the leader role: only there do the
+            // quorum and liveness rules fall back on the other members' word.
+            record: 'ovn_raft_instance:server_info:leaderless',
+            expr: |||
+              max by (%(deployment)s, %(member)s, cluster_id, server_id) (ovn_raft_instance:server_info:max)
+                unless on (%(cluster)s) ovn_raft_instance:server_info:leader
             ||| % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster:has_leader:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_has_leader{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_has_leader{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },
@@ -312,7 +412,7 @@
             expr: |||
               count by (%(cluster)s) (
                 count by (%(cluster)s, leader_id) (
-                  ovn_raft_leader_info{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                  ovn_raft_leader_info{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
                 )
               )
             ||| % $._config.labels,
@@ -327,7 +427,7 @@
             record: 'ovn_raft_cluster:term:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },
@@ -336,7 +436,7 @@
             expr: |||
               ovn_raft_cluster:term:max
               - min by (%(cluster)s) (
-                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },
@@ -346,7 +446,7 @@
             record: 'ovn_raft_cluster:leader_term:max',
             expr: |||
               max by (%(cluster)s) (
-                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_term{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
                   and on (%(member)s) (ovn_raft_has_leader{%(selector)s} == 1)
               )
             ||| % $._config.labels,
@@ -355,32 +455,47 @@
             record: 'ovn_raft_cluster:connected_members:count',
             expr: |||
               sum by (%(cluster)s) (
-                ovn_raft_connected{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_connected{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // The reporters whose quorum size counts where no leader reports: those of the majority
+            // view, or all of them without a majority (sparse: none while a leader reports).
+            record: 'ovn_raft_instance:server_info:leaderless_voice',
+            expr: |||
+              (
+                ovn_raft_instance:server_info:leaderless
+                  and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
+                  unless on (%(cluster)s, server_id) ovn_raft_cluster_reporter:minority_view:info
+              )
+              or
+              (
+                ovn_raft_instance:server_info:leaderless
+                  unless on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
               )
             ||| % $._config.labels,
           },
           {
             // The quorum of the view the cluster acts on: the leader's; without a leader's report, the
             // majority view's; else the largest. A stale ID in one lagging follower's view does not
-            // raise it.
+            // raise it. One read of the raw quorum sizes: the leader and the voices never share a
+            // cluster.
             record: 'ovn_raft_cluster:quorum:size',
             expr: |||
               max by (%(cluster)s) (
                 ovn_raft_quorum_size{%(selector)s}
                   * on (%(member)s) group_left (cluster_id)
-                (ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1))
+                (ovn_raft_instance:server_info:leader or ovn_raft_instance:server_info:leaderless_voice)
               )
-              or
-              max by (%(cluster)s) (
-                ovn_raft_quorum_size{%(selector)s}
-                  * on (%(member)s) group_left (cluster_id, server_id)
-                ovn_raft_server_info{%(selector)s, cluster_id!=""}
-                  and on (%(cluster)s, server_id) (ovn_raft_cluster_reporter:majority_view:bool == 1)
-              )
-              or
-              max by (%(cluster)s) (
-                ovn_raft_quorum_size{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_server_info{%(selector)s, cluster_id!=""}
-              )
+            ||| % $._config.labels,
+          },
+          {
+            // The reporters of leaderless clusters in contact with a majority (their _Server says
+            // so): where no leader reports, they vouch for themselves and their peers.
+            record: 'ovn_raft_instance:server_info:leaderless_connected',
+            expr: |||
+              ovn_raft_instance:server_info:leaderless and on (%(member)s) (ovn_raft_connected{%(selector)s} == 1)
             ||| % $._config.labels,
           },
           {
@@ -395,43 +510,34 @@
             record: 'ovn_raft_cluster_member:alive:bool',
             expr: |||
               max by (%(cluster)s, member_id) (
-                label_replace(
-                  ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1),
-                  "member_id", "$1", "server_id", "(.+)"
-                )
+                label_replace(ovn_raft_instance:server_info:leader, "member_id", "$1", "server_id", "(.+)")
               )
               or
               max by (%(cluster)s, member_id) (
                 (
                   ovn_raft_member_last_message_age_seconds{%(selector)s}
-                    < on (%(member)s) group_left
-                  2 * ovn_raft_election_timer_seconds{%(selector)s}
+                    * on (%(member)s) group_left (cluster_id)
+                  ovn_raft_instance:server_info:leader
                 )
-                  * 0 + on (%(member)s) group_left (cluster_id)
-                (ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1))
-              )
+                  < on (%(member)s) group_left
+                2 * ovn_raft_election_timer_seconds{%(selector)s}
+              ) * 0 + 1
               or
               (
-                (
-                  max by (%(cluster)s, member_id) (
-                    label_replace(
-                      ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_connected{%(selector)s} == 1),
-                      "member_id", "$1", "server_id", "(.+)"
-                    )
-                  )
-                  or
-                  max by (%(cluster)s, member_id) (
-                    (ovn_raft_member_connected{%(selector)s} == 1)
-                      * on (%(member)s) group_left (cluster_id)
-                    (ovn_raft_server_info{%(selector)s, cluster_id!=""} and on (%(member)s) (ovn_raft_connected{%(selector)s} == 1))
-                  )
+                max by (%(cluster)s, member_id) (
+                  label_replace(ovn_raft_instance:server_info:leaderless_connected, "member_id", "$1", "server_id", "(.+)")
                 )
-                unless on (%(cluster)s) (ovn_raft_cluster:leader_claims:count > 0)
+                or
+                max by (%(cluster)s, member_id) (
+                  (ovn_raft_member_connected{%(selector)s} == 1)
+                    * on (%(member)s) group_left (cluster_id)
+                  ovn_raft_instance:server_info:leaderless_connected
+                )
               )
               or
               (
                 max by (%(cluster)s, member_id) (
-                  label_replace(ovn_raft_server_info{%(selector)s, cluster_id!=""}, "member_id", "$1", "server_id", "(.+)")
+                  label_replace(ovn_raft_instance:server_info:max, "member_id", "$1", "server_id", "(.+)")
                 )
                 unless on (%(cluster)s) (ovn_raft_cluster:connected_members:count > 0)
               )
@@ -450,7 +556,7 @@
             record: 'ovn_raft_cluster_host:live_members:count',
             expr: |||
               count by (%(cluster)s, host) (
-                max by (%(cluster)s, host, member_id) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
+                max by (%(cluster)s, host, member_id) (%(table)s)
                   and on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
               )
             ||| % $._config.labels,
@@ -476,7 +582,7 @@
             record: 'ovn_raft_cluster_member:exporter_down:bool',
             expr: |||
               max by (%(cluster)s, member_id) (
-                ovn_raft_member_info{%(selector)s, cluster_id!=""}
+                %(table)s
                   and on (%(deploymentDb)s, cluster_id, host)
                 (ovn_raft_instance:server_info:last and on (%(deployment)s, instance) (up{%(exporterSelector)s} == 0))
               ) * 0 + 1
@@ -487,22 +593,22 @@
             // (1000), it does not report itself (100), its host is claimed by another ID (50),
             // then 10 minus the reporters naming it (fewer: more suspect).
             record: 'ovn_raft_cluster_member:suspect:score',
+            // One sum over the terms each member has (a term it lacks adds nothing).
             expr: |||
-              (10 - clamp_max(ovn_raft_cluster_member:named_by:count, 10))
-              + 100 * (
-                ovn_raft_cluster_member:silent:named_by > bool 0
-                or ovn_raft_cluster_member:named_by:count * 0
-              )
-              + 50 * (
-                max by (%(cluster)s, member_id) (
-                  max by (%(cluster)s, member_id, host) (ovn_raft_member_info{%(selector)s, cluster_id!=""})
-                    and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
-                ) * 0 + 1
-                or ovn_raft_cluster_member:named_by:count * 0
-              )
-              + 1000 * (
-                max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1
-                or ovn_raft_cluster_member:named_by:count * 0
+              sum by (%(cluster)s, member_id) (
+                label_replace(10 - clamp_max(ovn_raft_cluster_member:named_by:count, 10), "term", "named", "", "")
+                or
+                label_replace(ovn_raft_cluster_member:silent:named_by * 0 + 100, "term", "silent", "", "")
+                or
+                label_replace(
+                  max by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 0 + 50,
+                  "term", "shared_host", "", ""
+                )
+                or
+                label_replace(
+                  max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1000,
+                  "term", "unexpected_host", "", ""
+                )
               )
             ||| % $._config.labels,
           },
@@ -511,6 +617,15 @@
             // another ID, or the cluster is larger than expected; valued by their score.
             record: 'ovn_raft_cluster_member:stale_candidate:score',
             expr: staleCandidates,
+          },
+          {
+            // The clusters' size against the expected one, where there are stale candidates (no
+            // series elsewhere): what the ranking below reads, a handful of series per fleet.
+            record: 'ovn_raft_cluster_with_candidates:members_vs_expected:diff',
+            expr: |||
+              ovn_raft_cluster:members_vs_expected:diff
+                and on (%(cluster)s) ovn_raft_cluster_member:stale_candidate:score
+            ||| % $._config.labels,
           },
           {
             // The stale suspects, ranked by score: every candidate; when the cluster is 1 to
@@ -524,7 +639,10 @@
               |||
                 ovn_raft_cluster_member:stale_candidate:score
                 unless on (%(cluster)s)
-                (ovn_raft_cluster:members_vs_expected:diff >= 1 and ovn_raft_cluster:members_vs_expected:diff <= %(slots)d)
+                (
+                  ovn_raft_cluster_with_candidates:members_vs_expected:diff >= 1
+                    and ovn_raft_cluster_with_candidates:members_vs_expected:diff <= %(slots)d
+                )
               ||| % ($._config.labels { slots: $._config.minoritySlots }),
             ]),
           },
@@ -540,7 +658,7 @@
                   min by (%(cluster)s) (topk by (%(cluster)s) (%(next)d, ovn_raft_cluster_member:stale_candidate:score))
                 )
                 and on (%(cluster)s) (count by (%(cluster)s) (ovn_raft_cluster_member:stale_candidate:score) > %(e)d)
-                and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff == %(e)d)
+                and on (%(cluster)s) (ovn_raft_cluster_with_candidates:members_vs_expected:diff == %(e)d)
                 unless on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:score
                 unless on (%(cluster)s) (count by (%(cluster)s) (ovn_raft_cluster_member:stale_suspect:score) >= %(e)d)
               ||| % ($._config.labels { e: e, next: e + 1 })
@@ -553,9 +671,9 @@
             record: 'ovn_raft_cluster_member:stale_suspect:named_by',
             expr: |||
               (
-                max by (%(cluster)s, member_id, host, address) (ovn_raft_member_info{%(selector)s, cluster_id!=""}) * 0
+                max by (%(cluster)s, member_id, host, address) (%(table)s) * 0
                   + on (%(cluster)s, member_id) group_left
-                ovn_raft_cluster_member:named_by:count
+                ovn_raft_cluster_member:silent:named_by
               )
               and on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:score
             ||| % $._config.labels,
@@ -570,7 +688,7 @@
                   ovn_raft_member_match_index{%(selector)s}
                 )
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_instance:server_info:leader
               )
             ||| % $._config.labels,
           },
@@ -580,7 +698,7 @@
               max by (%(cluster)s) (
                 ovn_raft_log_entries_uncommitted{%(selector)s}
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },
@@ -591,7 +709,7 @@
               max by (%(cluster)s, server_id, host, version) (
                 ovn_raft_ovsdb_server_build_info{%(selector)s}
                   * on (%(member)s) group_left (cluster_id, server_id, host)
-                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },
@@ -610,7 +728,7 @@
               max by (%(cluster)s) (
                 ovn_raft_log_entries_unapplied{%(selector)s}
                   * on (%(member)s) group_left (cluster_id)
-                ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },

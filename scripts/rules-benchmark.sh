@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The recording rules at fleet scale (tests/bench/rules_scale_bench.py): takes the /metrics of
+# the three exporters of the demo's real cluster, makes N clusters of them and measures what the
+# shipped rules cost a real Prometheus, and whether they still name exactly the injected faults.
+#
+#   scripts/rules-benchmark.sh [--against REV] [--rounds R] [CLUSTERS...]   (default: 10 100 300 1000)
+#
+# --against REV also runs the rules of git revision REV on the same targets and prints the
+# ratio; --rounds R lets the rule sets take turns R times (default 1). Takes about 3 minutes
+# per rule set, round and cluster count.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+against=""
+rounds=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --against) against=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+work=$(mktemp -d /tmp/ovn-raft-rules-bench.XXXXXX)
+# Ports apart from the demo's, the image test's and the integration tests' (20000-31999).
+export DEMO_DIR=$work/demo DEMO_RAFT_PORT=18641 DEMO_EXPORTER_PORT=18476 DEMO_PROMETHEUS_PORT=18090
+demo_pid=""
+cleanup() {
+  [ -z "$demo_pid" ] || kill "$demo_pid" 2>/dev/null || true
+  bash "$root/scripts/demo.sh" stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+bash "$root/scripts/demo.sh" >"$work/demo.log" 2>&1 &
+demo_pid=$!
+ready() { # every exporter sees both databases with a leader and three members
+  local k
+  for k in 1 2 3; do
+    curl -sf "http://127.0.0.1:$((DEMO_EXPORTER_PORT + k - 1))/metrics" >"$work/m$k.prom" || return 1
+    [ "$(grep -cE '^ovn_raft_has_leader\{.*\} 1$' "$work/m$k.prom")" = 2 ] || return 1
+    [ "$(grep -cE '^ovn_raft_members\{.*\} 3$' "$work/m$k.prom")" = 2 ] || return 1
+  done
+}
+for _ in $(seq 240); do ready && break; sleep 0.5; done
+ready || { tail -20 "$work/demo.log"; echo "rules-benchmark: the demo's cluster did not come up" >&2; exit 1; }
+sleep 3  # a second scrape: every peer connected, every member heard from
+ready
+kill "$demo_pid" 2>/dev/null || true
+wait "$demo_pid" 2>/dev/null || true
+demo_pid=""
+
+rules=("shipped=$root/alerts/ovn-raft-rules.yaml,$root/alerts/ovn-raft-alerts.yaml")
+if [ -n "$against" ]; then
+  git -C "$root" show "$against:alerts/ovn-raft-rules.yaml" >"$work/against-rules.yaml"
+  git -C "$root" show "$against:alerts/ovn-raft-alerts.yaml" >"$work/against-alerts.yaml"
+  rules=("$against=$work/against-rules.yaml,$work/against-alerts.yaml" "${rules[@]}")
+fi
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(10 100 300 1000)
+/usr/bin/python3 "$root/tests/bench/rules_scale_bench.py" "$work" --clusters "${counts[@]}" \
+  --rules "${rules[@]}" --rounds "$rounds"

@@ -1,0 +1,351 @@
+#!/usr/bin/python3
+"""What the recording rules cost a Prometheus that watches a fleet of OVN clusters.
+
+  rules_scale_bench.py EXPOSITIONS_DIR --clusters 10 100 --rules NAME=RULES.yaml[,ALERTS.yaml] [...]
+                       [--fault-every 20] [--warmup 105] [--cycles 4]
+                       [--rounds 1]
+
+EXPOSITIONS_DIR holds m1.prom, m2.prom, m3.prom: the /metrics of the three exporters of one real
+3-member NB+SB cluster (scripts/rules-benchmark.sh captures them live). For each cluster count N
+the generator makes N clusters of them, every identity rewritten per cluster (cluster and server
+IDs and UUIDs, member IDs, leader IDs, view hashes, hosts, addresses, instances, namespace), and
+gives one cluster in every --fault-every a stale member ID in one follower's NB view (a member
+re-created at the address of another, as a fresh restart leaves it). It writes down the answer
+the rules must give: exactly those stale IDs named, and no alert on a healthy cluster.
+
+One HTTP server serves the 3N expositions; for each rule set in turn a real Prometheus scrapes
+them (3N targets, 15 s) and evaluates that set's rule files (15 s) from an empty TSDB.
+After the warm-up (a stale ID is named once it has been seen for a minute) it reads, over
+--cycles evaluation cycles, each group's and each rule's evaluation time from /api/v1/rules, then
+counts the raw and recorded series, reads Prometheus' resident memory, and checks the answer.
+With --rounds R the rule sets take turns R times (A B A B ...), so that a busy minute of the
+machine falls on both alike; times are the mean over every cycle of every round, with the
+range of the rounds' means beside them.
+Prints one Markdown table per cluster count, the rule sets side by side, and the costliest rules.
+"""
+import argparse
+import http.server
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (.*)$')
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+SHORT_ID_LABELS = ("cluster_id", "server_id", "member_id", "leader_id")
+UUID_LABELS = ("cluster_uuid", "server_uuid")
+HOST = re.compile(r"127\.0\.0\.(\d+)")
+ADDRESS = re.compile(r"^(tcp|ssl):127\.0\.0\.(\d+):\d+$")
+
+
+def parse(text):
+    """[(name, [(label, value)], value)] of an exposition; comments dropped."""
+    out = []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        m = LINE.match(line)
+        if not m:
+            sys.exit(f"cannot read exposition line: {line}")
+        out.append((m.group(1), LABEL.findall(m.group(3) or ""), m.group(4)))
+    return out
+
+
+def render(samples):
+    lines = []
+    for name, labels, value in samples:
+        body = ",".join(f'{k}="{v}"' for k, v in labels)
+        lines.append(f"{name}{{{body}}} {value}" if labels else f"{name} {value}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+class Cluster:
+    """One synthetic cluster: the three members' samples with identities rewritten."""
+
+    def __init__(self, index, members, stale):
+        self.index = index
+        self.namespace = f"ovn-{index:04d}"
+        self.key = (index * 2654435761 + 0x5bd1) & 0xFFFF or 1
+        self.prefix = f"10.{(index >> 8) & 255}.{index & 255}"
+        self.samples = [[(n, [(k, self.rewrite(k, v)) for k, v in ls], val) for n, ls, val in m]
+                        for m in members]
+        self.stale_id = None
+        if stale:
+            self.add_stale_member()
+
+    def short(self, value):
+        return f"{int(value, 16) ^ self.key:04x}" if re.fullmatch(r"[0-9a-f]{4}", value) else value
+
+    def rewrite(self, label, value):
+        if label in SHORT_ID_LABELS:
+            return self.short(value)
+        if label in UUID_LABELS and len(value) >= 4:
+            return self.short(value[:4]) + value[4:]
+        if label == "view_hash":
+            return f"{value}-{self.index}"
+        if label == "host":
+            return HOST.sub(lambda m: f"{self.prefix}.{m.group(1)}", value)
+        if label == "address":
+            m = ADDRESS.match(value)
+            return f"{m.group(1)}:{self.prefix}.{m.group(2)}:6643" if m else value
+        return value
+
+    def identity(self, k, db):
+        for name, labels, _ in self.samples[k]:
+            d = dict(labels)
+            if name == "ovn_raft_server_info" and d.get("db") == db:
+                return d
+        return None
+
+    def add_stale_member(self):
+        """A stale ID in one follower's NB view, at another follower's address."""
+        db = "OVN_Northbound"
+        ids = [self.identity(k, db) for k in range(3)]
+        leader = None
+        for name, labels, value in self.samples[0]:
+            d = dict(labels)
+            if name == "ovn_raft_leader_info" and d.get("db") == db:
+                leader = d["leader_id"]
+        followers = [k for k in range(3) if ids[k]["server_id"] != leader]
+        reporter, neighbour = followers[0], followers[1]
+        taken = {i["server_id"] for i in ids}
+        stale = next(f"{v:04x}" for v in range(0xdead, 0x10000) if f"{v:04x}" not in taken)
+        self.stale_id = stale
+        me = ids[reporter]
+        out = []
+        for name, labels, value in self.samples[reporter]:
+            d = dict(labels)
+            if d.get("db") == db:
+                if name == "ovn_raft_view_info":
+                    labels = [(k, v + "-stale" if k == "view_hash" else v) for k, v in labels]
+                elif name == "ovn_raft_members":
+                    value = str(int(float(value)) + 1)
+                elif name == "ovn_raft_quorum_size":
+                    value = "3"
+                elif name == "ovn_raft_view_duplicate_hosts":
+                    value = "1"
+            out.append((name, labels, value))
+        common = [("db", db), ("cluster_id", me["cluster_id"]), ("server_id", me["server_id"])]
+        out.append(("ovn_raft_member_info", common + [("member_id", stale), ("address", ids[neighbour]["address"]),
+                                                      ("host", ids[neighbour]["host"])], "1"))
+        out.append(("ovn_raft_member_connected", [("db", db), ("server_id", me["server_id"]),
+                                                  ("member_id", stale)], "0"))
+        self.samples[reporter] = out
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024
+
+
+def serve(pages):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = pages.get(self.path)
+            if body is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; version=0.0.4")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api(port, path, **params):
+    url = f"http://127.0.0.1:{port}/api/v1/{path}"
+    if params:
+        url += "?" + urllib.parse.urlencode(params)
+    with urllib.request.urlopen(url, timeout=60) as r:
+        return json.load(r)["data"]
+
+
+def query(port, promql):
+    return api(port, "query", query=promql)["result"]
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def run_prometheus(name, rule_files, targets_file, warmup, cycles):
+    work = tempfile.mkdtemp(prefix=f"ovn-raft-scale-{name}-")
+    port = free_port()
+    with open(f"{work}/prometheus.yml", "w") as f:
+        f.write(f"""global:
+  scrape_interval: 15s
+  scrape_timeout: 10s
+  evaluation_interval: 15s
+rule_files: {json.dumps(rule_files)}
+scrape_configs:
+  - job_name: ovn-raft-exporter
+    file_sd_configs:
+      - files: [{json.dumps(targets_file)}]
+""")
+    proc = subprocess.Popen(["prometheus", f"--config.file={work}/prometheus.yml",
+                             f"--storage.tsdb.path={work}/data", f"--web.listen-address=127.0.0.1:{port}",
+                             "--log.level=error"], stdout=subprocess.DEVNULL, stderr=open(f"{work}/log", "w"))
+    try:
+        for _ in range(300):
+            try:
+                api(port, "status/buildinfo")
+                break
+            except OSError:
+                time.sleep(0.2)
+        time.sleep(warmup)
+        groups, per_rule, peak = {}, {}, 0.0
+        seen = set()
+        deadline = time.time() + cycles * 15 * 3
+        while len(seen) < cycles and time.time() < deadline:
+            data = api(port, "rules")
+            stamp = tuple(g["lastEvaluation"] for g in data["groups"])
+            if stamp not in seen:
+                seen.add(stamp)
+                for g in data["groups"]:
+                    groups.setdefault(g["name"], []).append(g["evaluationTime"])
+                    for r in g["rules"]:
+                        per_rule.setdefault(r.get("name"), []).append(r["evaluationTime"])
+            peak = max(peak, rss_mib(proc.pid))
+            time.sleep(3)
+        result = {
+            "groups": {g: sum(v) / len(v) for g, v in groups.items()},
+            "rules": {r: sum(v) / len(v) for r, v in per_rule.items()},
+            "raw": int(float(query(port, 'count({job="ovn-raft-exporter"})')[0]["value"][1])),
+            "recorded": int(float(query(port, 'count({__name__=~".+:.+"})')[0]["value"][1])),
+            "rss": max(peak, rss_mib(proc.pid)),
+            "suspects": {(s["metric"]["namespace"], s["metric"]["db"], s["metric"]["member_id"])
+                         for s in query(port, "ovn_raft_cluster_member:stale_suspect:named_by")},
+            "alerts": {(s["metric"]["namespace"], s["metric"]["alertname"], s["metric"].get("db", "-"))
+                       for s in query(port, "ALERTS") if "namespace" in s["metric"]},
+            "missed_cycles": int(float((query(port, "sum(prometheus_rule_group_iterations_missed_total)")
+                                        or [{"value": [0, "0"]}])[0]["value"][1])),
+            "cycles": len(seen),
+        }
+        return result
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def combine(runs):
+    """One result from the rounds of one rule set: mean times, the worst of everything else."""
+    def mean(key):
+        names = set().union(*(r[key] for r in runs))
+        return {k: sum(r[key].get(k, 0.0) for r in runs) / len(runs) for k in names}
+    last = runs[-1]
+    return dict(last, groups=mean("groups"), rules=mean("rules"), rss=max(r["rss"] for r in runs),
+                missed_cycles=sum(r["missed_cycles"] for r in runs),
+                right=all(r["right"] for r in runs),
+                suspects=last["suspects"] if all(r["right"] for r in runs) else
+                next(r["suspects"] for r in runs if not r["right"]),
+                healthy_alerts=sorted(set().union(*(r["healthy_alerts"] for r in runs))),
+                totals=[sum(r["groups"].values()) for r in runs])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("expositions")
+    ap.add_argument("--clusters", type=int, nargs="+", default=[10, 100, 300, 1000])
+    ap.add_argument("--rules", nargs="+", required=True,
+                    help="NAME=FILE[,FILE...]: a rule set (its rules and alerts), compared side by side")
+    ap.add_argument("--fault-every", type=int, default=20)
+    ap.add_argument("--warmup", type=float, default=105)
+    ap.add_argument("--cycles", type=int, default=4)
+    ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--rounds", type=int, default=1)
+    args = ap.parse_args()
+    members = [parse(open(os.path.join(args.expositions, f"m{k}.prom")).read()) for k in (1, 2, 3)]
+    rule_sets = [r.split("=", 1) for r in args.rules]
+    ok = True
+    print(f"machine: {os.cpu_count()} CPUs, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') >> 30} GiB; "
+          f"{subprocess.run(['prometheus', '--version'], capture_output=True, text=True).stdout.splitlines()[0]}")
+    for n in args.clusters:
+        clusters = [Cluster(i, members, i % args.fault_every == 0) for i in range(n)]
+        pages, targets = {}, []
+        for c in clusters:
+            for k in range(3):
+                path = f"/c{c.index}/m{k + 1}"
+                pages[path] = render(c.samples[k])
+        server = serve(pages)
+        for c in clusters:
+            for k in range(3):
+                targets.append({"targets": [f"127.0.0.1:{server.server_address[1]}"],
+                                "labels": {"namespace": c.namespace, "instance": f"{c.prefix}.{k + 1}:10476",
+                                           "__metrics_path__": f"/c{c.index}/m{k + 1}"}})
+        tdir = tempfile.mkdtemp(prefix="ovn-raft-scale-targets-")
+        targets_file = f"{tdir}/targets.json"
+        with open(targets_file, "w") as f:
+            json.dump(targets, f)
+        expected = {(c.namespace, "OVN_Northbound", c.stale_id) for c in clusters if c.stale_id}
+        faulty = {c.namespace for c in clusters if c.stale_id}
+        runs = {name: [] for name, _ in rule_sets}
+        for _ in range(args.rounds):
+            for name, rules in rule_sets:
+                r = run_prometheus(name, [os.path.abspath(f) for f in rules.split(",")], targets_file,
+                                   args.warmup, args.cycles)
+                r["right"] = r["suspects"] == expected
+                r["healthy_alerts"] = sorted(a for a in r["alerts"] if a[0] not in faulty)
+                ok = ok and r["right"] and not r["healthy_alerts"]
+                runs[name].append(r)
+        results = {name: combine(rs) for name, rs in runs.items()}
+        server.shutdown()
+        shutil.rmtree(tdir, ignore_errors=True)
+
+        print(f"\n### {n} clusters ({len(faulty)} with a stale ID)\n")
+        print("| rules | raw / recorded series | rules per cycle | of which consensus | Prometheus RSS | "
+              "suspects named | alerts on healthy clusters | cycles missed |")
+        print("|---|---|---|---|---|---|---|---|")
+        for name, r in results.items():
+            total = sum(r["groups"].values())
+            consensus = sum(v for g, v in r["groups"].items() if "consensus" in g)
+            right = "exactly the injected" if r["right"] else \
+                f"WRONG: {len(r['suspects'] - expected)} extra, {len(expected - r['suspects'])} missed"
+            spread = "" if len(r["totals"]) < 2 else \
+                f" ({min(r['totals']) * 1000:.0f}-{max(r['totals']) * 1000:.0f})"
+            print(f"| {name} | {r['raw']:,} / {r['recorded']:,} | {total * 1000:.0f} ms{spread} | {consensus * 1000:.0f} ms | "
+                  f"{r['rss']:.0f} MiB | {right} ({len(r['suspects'])}) | {len(r['healthy_alerts'])} | "
+                  f"{r['missed_cycles']} |")
+        if len(results) > 1:
+            names = list(results)
+            base = sum(results[names[0]]["groups"].values())
+            for name in names[1:]:
+                print(f"\n{name} / {names[0]}: {sum(results[name]['groups'].values()) / base:.2f} of the time per cycle")
+        for name, r in results.items():
+            top = sorted(r["rules"].items(), key=lambda kv: -kv[1])[:args.top]
+            print(f"\ncostliest rules ({name}): " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in top))
+            for a in r["healthy_alerts"][:10]:
+                print(f"  alert on a healthy cluster ({name}): {a}")
+        sys.stdout.flush()
+    print("\nrules scale: " + ("every answer right" if ok else "WRONG ANSWERS"))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
