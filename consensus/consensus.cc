@@ -30,7 +30,10 @@ ViewDifferences Compare(const View& majority, const View& view) {
   return d;
 }
 
-bool IsLeader(const MemberReport& r) { return r.role == "leader"; }
+// A member in failure mode (an I/O error) keeps the role and leader it had, frozen, while the
+// others elect a new leader: neither is a claim.
+bool Failed(const MemberReport& r) { return r.status == "failed"; }
+bool IsLeader(const MemberReport& r) { return r.role == "leader" && !Failed(r); }
 bool InContact(const MemberReport& r) { return r.connected.value_or(false); }
 
 // Who a living member vouches for; see ClusterConsensus::alive. Never whether an exporter
@@ -182,7 +185,7 @@ ClusterConsensus AnalyzeCluster(const std::string& cluster_id, const Reports& re
   for (const MemberReport* r : reports) {
     c.reporters.insert(r->server_id);
     if (IsLeader(*r)) ++c.leader_claims;
-    if (!r->leader.empty() && r->leader != "unknown") c.leader_ids.insert(r->leader);
+    if (!r->leader.empty() && r->leader != "unknown" && !Failed(*r)) c.leader_ids.insert(r->leader);
     for (const auto& [id, address] : r->view) {
       ++named_by[id];
       c.union_members.insert(id);

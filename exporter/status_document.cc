@@ -25,14 +25,41 @@ void WriteError(JsonWriter& w, const char* key, const Error& e) {
   w.EndObject();
 }
 
+void WriteTime(JsonWriter& w, const char* key, std::chrono::system_clock::time_point t) {
+  w.Key(key);
+  w.Double(std::chrono::duration<double>(t.time_since_epoch()).count());
+}
+
+// memory/show as the server printed it, by key, and what the exporter did not understand.
+void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
+  w.Key("memory");
+  w.StartObject();
+  for (std::size_t i = 0; i < kMemoryKeyCount; ++i) {
+    if (!m.values[i]) continue;
+    w.Key(MemoryKeyName(static_cast<MemoryKey>(i)));
+    w.Uint64(*m.values[i]);
+  }
+  if (!m.unknown_keys.empty() || m.unknown_dropped || m.malformed) {
+    w.Key("unknown_keys");
+    w.StartArray();
+    for (const auto& key : m.unknown_keys)
+      w.String(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    w.EndArray();
+    w.Key("unknown_keys_dropped");
+    w.Uint64(m.unknown_dropped);
+    w.Key("malformed");
+    w.Uint64(m.malformed);
+  }
+  w.EndObject();
+}
+
 }  // namespace
 
 std::string SnapshotToJson(const Snapshot& snapshot) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  w.Key("taken_at");
-  w.Double(std::chrono::duration<double>(snapshot.taken_at.time_since_epoch()).count());
+  WriteTime(w, "taken_at", snapshot.taken_at);
   w.Key("databases");
   w.StartArray();
   for (const auto& r : snapshot.databases) {
@@ -45,6 +72,19 @@ std::string SnapshotToJson(const Snapshot& snapshot) {
     if (r.ovs_version) WriteString(w, "ovs_version", *r.ovs_version);
     if (r.status_error) WriteError(w, "error", *r.status_error);
     if (r.server_error) WriteError(w, "server_error", *r.server_error);
+    if (r.server_seen_since) WriteTime(w, "server_seen_since", *r.server_seen_since);
+    if (r.log_uncompacted_since) WriteTime(w, "log_uncompacted_since", *r.log_uncompacted_since);
+    if (r.memory) WriteMemory(w, *r.memory);
+    if (r.memory_error) WriteError(w, "memory_error", *r.memory_error);
+    if (r.storage) {
+      w.Key("storage");
+      w.StartObject();
+      w.Key("ok");
+      w.Bool(r.storage->ok);
+      if (!r.storage->ok) WriteString(w, "error", r.storage->error);
+      w.EndObject();
+    }
+    if (r.storage_error) WriteError(w, "storage_error", *r.storage_error);
     if (r.server) {
       const auto& s = *r.server;
       w.Key("server");

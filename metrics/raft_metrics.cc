@@ -4,6 +4,7 @@
 
 #include "metrics/family_builder.h"
 #include "metrics/membership_view.h"
+#include "metrics/ovsdb_server_metrics.h"
 
 namespace ovn_raft {
 namespace {
@@ -45,12 +46,7 @@ class RaftMetrics {
              Bool(r.up()));
     b_.Gauge("ovn_raft_exporter_read_duration_seconds", "Time spent reading this database.", db,
              r.duration_seconds);
-    if (r.ovs_version) {
-      b_.Gauge("ovn_raft_ovsdb_server_build_info",
-               "The Open vSwitch release of the ovsdb-server serving this database (its unixctl "
-               "`version`); always 1.",
-               {{"db", r.target.name}, {"version", *r.ovs_version}}, 1);
-    }
+    AddOvsdbServerMetrics(r, b_);
     if (r.server) Server(db, *r.server);
     if (r.status) Status(r.target.name, *r.status);
   }

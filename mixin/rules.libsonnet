@@ -372,12 +372,14 @@
           },
           {
             // The reporters in the leader role, one series each: the leader's word, which the
-            // quorum and liveness rules read.
+            // quorum and liveness rules read. A member in failure mode (an I/O error) keeps the
+            // role it had, frozen, while the others elect a new leader: not a claim.
             record: 'ovn_raft_instance:server_info:leader',
             expr: |||
               max by (%(deployment)s, %(member)s, cluster_id, server_id) (
                 ovn_raft_instance:server_info:max
                   and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1)
+                  %(unlessFailed)s
               )
             ||| % $._config.labels,
           },
@@ -408,11 +410,13 @@
             ||| % $._config.labels,
           },
           {
+            // The leaders the members follow; a failed member's frozen word does not count.
             record: 'ovn_raft_cluster:leader_ids:count',
             expr: |||
               count by (%(cluster)s) (
                 count by (%(cluster)s, leader_id) (
-                  ovn_raft_leader_info{%(selector)s} * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
+                  (ovn_raft_leader_info{%(selector)s} %(unlessFailed)s)
+                    * on (%(member)s) group_left (cluster_id) ovn_raft_instance:server_info:max
                 )
               )
             ||| % $._config.labels,

@@ -3,7 +3,9 @@
 #include <malloc.h>
 
 #include "parsers/cluster_status_parser.h"
+#include "parsers/memory_usage.h"
 #include "parsers/ovs_version.h"
+#include "parsers/storage_status.h"
 #include "parsers/utf8.h"
 
 namespace ovn_raft {
@@ -18,14 +20,29 @@ bool NoLongerServed(const DatabaseReading& r, bool read_server) {
                                       r.server_error->code == ErrorCode::kProtocolError));
 }
 
+// What the server says of itself: its counts (memory/show) and its storage's error, if any.
+void ReadServerFacts(const JsonRpcCall& memory, const JsonRpcCall& storage, DatabaseReading& r) {
+  if (auto text = UnixctlResult(memory)) {
+    r.memory = ParseMemoryUsage(text.value());
+  } else {
+    r.memory_error = text.error();
+  }
+  auto text = UnixctlResult(storage);
+  if (!text) {
+    r.storage_error = text.error();
+  } else if (!(r.storage = ParseStorageStatus(text.value()))) {
+    r.storage_error = Error{ErrorCode::kProtocolError,
+                            "ovsdb-server/get-db-storage-status: not a \"status: \" reply"};
+  }
+}
+
 }  // namespace
 
 DatabaseReader::DatabaseReader(const std::vector<DatabaseTarget>& targets,
                                const CallOptions& options, std::size_t max_members)
     : options_(options), max_members_(max_members) {
   for (const auto& t : targets) {
-    auto slot = std::unique_ptr<Slot>(
-        new Slot{t, JsonRpcConnection(t.ctl_path), nullptr, false, std::nullopt, 0});
+    auto slot = std::make_unique<Slot>(t);
     if (!t.sock_path.empty()) slot->sock = std::make_unique<JsonRpcConnection>(t.sock_path);
     slots_.push_back(std::move(slot));
   }
@@ -48,13 +65,16 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
 
-  // Database i's cluster/status is calls[first[i]]; its _Server select, when it has a
-  // database socket, the call right after it.
+  // Database i's cluster/status is calls[first[i]], then its memory/show and storage status;
+  // its _Server select, when it has a database socket, the call right after them.
   std::vector<JsonRpcCall> calls;
   std::vector<std::size_t> first;
   for (const auto& slot : slots_) {
     first.push_back(calls.size());
     calls.push_back(UnixctlRequest(slot->ctl, "cluster/status", {slot->target.name}));
+    calls.push_back(UnixctlRequest(slot->memory_ctl, "memory/show", {}));
+    calls.push_back(UnixctlRequest(slot->storage_ctl, "ovsdb-server/get-db-storage-status",
+                                   {slot->target.name}));
     if (slot->sock) calls.push_back(ServerDatabasesRequest(*slot->sock));
   }
   const auto start = Clock::now();
@@ -62,10 +82,11 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
   ReadVersions(start + timeout);
 
   for (std::size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = *slots_[i];
     const JsonRpcCall& status = calls[first[i]];
-    const JsonRpcCall* select = slots_[i]->sock ? &calls[first[i] + 1] : nullptr;
+    const JsonRpcCall* select = slot.sock ? &calls[first[i] + 3] : nullptr;
     DatabaseReading r;
-    r.target = slots_[i]->target;
+    r.target = slot.target;
     const auto done = select ? std::max(status.done_at, select->done_at) : status.done_at;
     r.duration_seconds = std::chrono::duration<double>(done - start).count();
     auto text = UnixctlResult(status);
@@ -86,6 +107,7 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     } else {
       r.status_error = text.error();
     }
+    ReadServerFacts(calls[first[i] + 1], calls[first[i] + 2], r);
     if (select) {
       auto rows = ServerDatabasesResult(*select);
       if (!rows) {
@@ -106,9 +128,10 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
                                                            " database, not clustered"};
     }
     // Only a server that answered this round is known to run that release.
-    if (slots_[i]->ctl.fd() >= 0) r.ovs_version = slots_[i]->ovs_version;
-    if (r.status && r.status->cluster_id_known) slots_[i]->was_member = true;
-    if (slots_[i]->was_member && NoLongerServed(r, select != nullptr)) {
+    if (slot.ctl.fd() >= 0) r.ovs_version = slot.ovs_version;
+    Observe(slot, s.taken_at, r);
+    if (r.status && r.status->cluster_id_known) slot.was_member = true;
+    if (slot.was_member && NoLongerServed(r, select != nullptr)) {
       r.status = ClusterStatus{};
       r.status->status = MemberStatus::kLeft;
       r.status->status_text = "left (the server no longer serves the database)";
@@ -118,6 +141,22 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     s.databases.push_back(std::move(r));
   }
   return s;
+}
+
+void DatabaseReader::Observe(Slot& slot, std::chrono::system_clock::time_point now,
+                             DatabaseReading& r) {
+  if (slot.ctl.fd() < 0) return;  // the server did not answer: nothing is known
+  if (slot.seen_since_connects != slot.ctl.connects()) {
+    slot.seen_since_connects = slot.ctl.connects();
+    slot.seen_since = now;
+    slot.log_first_index.reset();
+  }
+  r.server_seen_since = slot.seen_since;
+  const auto first = r.status ? r.status->log_first_index : std::nullopt;
+  if (!first) return;
+  if (first != slot.log_first_index) slot.uncompacted_since = now;
+  slot.log_first_index = first;
+  r.log_uncompacted_since = slot.uncompacted_since;
 }
 
 void DatabaseReader::ReadVersions(std::chrono::steady_clock::time_point deadline) {

@@ -1,8 +1,8 @@
 #pragma once
 
 // The I/O edge: reads every watched database from the local ovsdb-server over connections kept
-// open between rounds. Read-only: sends only `cluster/status`, a _Server select and, once per
-// connection to the server, `version`.
+// open between rounds. Read-only: sends only `cluster/status`, a _Server select, `memory/show`,
+// `ovsdb-server/get-db-storage-status` and, once per connection to the server, `version`.
 //
 // A database this process has read as a cluster member and that the server then stops
 // serving has left its cluster (`cluster/leave`: ovsdb-server removes the database once it
@@ -36,15 +36,31 @@ class DatabaseReader {
 
  private:
   struct Slot {
+    explicit Slot(const DatabaseTarget& t)
+        : target(t), ctl(t.ctl_path), memory_ctl(t.ctl_path), storage_ctl(t.ctl_path) {}
     DatabaseTarget target;
-    JsonRpcConnection ctl;
+    // A unixctl connection answers one request at a time: the round's three go out at once on
+    // three connections to the same socket.
+    JsonRpcConnection ctl;                    // cluster/status (and `version`)
+    JsonRpcConnection memory_ctl;             // memory/show
+    JsonRpcConnection storage_ctl;            // ovsdb-server/get-db-storage-status
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
     bool was_member = false;                  // this process has read it as a cluster member
     // The server's release, asked once per connection: a server that restarted (another
     // build, during an upgrade) is a new connection.
     std::optional<std::string> ovs_version;
     std::uint64_t version_connects = 0;  // ctl.connects() when ovs_version was read
+    // When ctl's current connection opened: the server has run, unrestarted, at least since.
+    std::chrono::system_clock::time_point seen_since;
+    std::uint64_t seen_since_connects = 0;  // ctl.connects() then
+    // The log's first index as last read, and since when it has not moved on this connection:
+    // the server has not compacted its log since at least then.
+    std::optional<std::uint64_t> log_first_index;
+    std::chrono::system_clock::time_point uncompacted_since;
   };
+
+  // Updates what the slot has seen of its server's run and log with this round's reading.
+  static void Observe(Slot& slot, std::chrono::system_clock::time_point now, DatabaseReading& r);
 
   // Asks `version` of every server whose answer is not known for its current connection.
   void ReadVersions(std::chrono::steady_clock::time_point deadline);

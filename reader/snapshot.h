@@ -9,7 +9,9 @@
 
 #include "ovsdb/result.h"
 #include "parsers/cluster_status.h"
+#include "parsers/memory_usage.h"
 #include "parsers/server_database.h"
+#include "parsers/storage_status.h"
 #include "reader/database_target.h"
 
 namespace ovn_raft {
@@ -21,6 +23,17 @@ struct DatabaseReading {
   std::optional<ServerDatabase> server;  // this database's _Server row, when read
   std::optional<Error> server_error;
   std::optional<std::string> ovs_version;  // the server's Open vSwitch release (`version`)
+  std::optional<MemoryUsage> memory;       // the server's counts (`memory/show`)
+  std::optional<Error> memory_error;
+  std::optional<StorageStatus> storage;  // `ovsdb-server/get-db-storage-status`
+  std::optional<Error> storage_error;
+  // When the exporter's connection to the server's unixctl socket opened: the server has run
+  // without a restart at least since then. Absent when the server did not answer.
+  std::optional<std::chrono::system_clock::time_point> server_seen_since;
+  // Since when the log's first index has not moved, as far as the exporter saw (it moves when
+  // the server compacts its log into a snapshot; a restart of either starts it anew): the log
+  // has not been compacted since at least then.
+  std::optional<std::chrono::system_clock::time_point> log_uncompacted_since;
   double duration_seconds = 0;
 
   // The `up` of this database: its Raft status was read and parsed.

@@ -2,6 +2,8 @@
 # Captures real `cluster/status` outputs from the installed ovsdb-server in every state we can
 # produce on loopback, into tests/fixtures/ovs-<version>/. The unit tests parse these files;
 # re-run this script to refresh them for a new OVS version. Takes about a minute.
+# `capture-fixtures.sh server` captures only what the server says of itself (memory/show, the
+# storage status) and a leader failed on a full disk (needs root: it mounts a tmpfs).
 set -euo pipefail
 # OVS_BIN_DIR: a directory with another ovsdb-server, ovsdb-tool and ovs-appctl (see
 # scripts/ovs-versions.sh bin VERSION); the system's otherwise.
@@ -21,6 +23,37 @@ save() { # name cluster-dir member db
 appctl() { ovs-appctl -t "$@"; }
 port() { echo $((21000 + RANDOM % 11000)); } # below the ephemeral range
 settle() { sleep "${1:-3}"; }
+
+# What the server says of itself, with clients: memory/show of a leader that two monitoring
+# clients watch after 50 transactions, its storage status; then the same leader failed on a
+# full disk (the database alone on a small tmpfs, filled through it).
+capture_server_facts() {
+  local c=$work/facts l ctl pids=()
+  mkdir -p "$out/memory-show" "$out/storage-status"
+  "$cluster" start "$c" 3 "$(port)" >/dev/null 2>&1
+  "$cluster" disk "$c" 1 nb 128k >/dev/null 2>&1
+  "$cluster" wait "$c" >/dev/null 2>&1
+  "$cluster" lead "$c" 1 nb >/dev/null 2>&1
+  ctl=$("$cluster" ctl "$c" 1 nb)
+  for _ in 1 2; do
+    ovsdb-client monitor "unix:$("$cluster" sock "$c" 1 nb)" OVN_Northbound Logical_Switch name \
+      >/dev/null 2>&1 &
+    pids+=($!)
+  done
+  for i in $(seq 50); do ovn-nbctl --db="unix:$("$cluster" sock "$c" 1 nb)" ls-add "sw$i"; done
+  settle 1
+  appctl "$ctl" memory/show >"$out/memory-show/leader.txt"
+  appctl "$ctl" ovsdb-server/get-db-storage-status OVN_Northbound >"$out/storage-status/ok.txt"
+  "$cluster" fill "$c" 1 nb >/dev/null 2>&1
+  settle 2
+  save failed-leader "$c" 1 nb
+  appctl "$ctl" memory/show >"$out/memory-show/failed-leader.txt"
+  kill "${pids[@]}" 2>/dev/null || true
+  "$cluster" stop "$c"
+  echo "captured memory-show/leader, storage-status/ok, failed-leader, memory-show/failed-leader" >&2
+}
+capture_server_facts
+[ "${1:-}" != server ] || exit 0
 
 # 3 members, healthy: leader and follower views.
 c=$work/three

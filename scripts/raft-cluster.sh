@@ -17,9 +17,15 @@
 #   raft-cluster.sh cut DIR N                          firewall member N off from its peers (iptables)
 #   raft-cluster.sh heal DIR N                         remove that firewall
 #   raft-cluster.sh leave DIR N db                     member N leaves db's cluster (cluster/leave)
+#   raft-cluster.sh disk DIR N db SIZE                 member N's db database on a tmpfs of SIZE
+#                                                      (restarts it); again: resize it (no restart)
+#   raft-cluster.sh lead DIR N db                      make member N db's leader (freezes leaders)
+#   raft-cluster.sh fill DIR N db                      write through member N until it fails
+#                                                      (Status: failed: a full disk, see disk)
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
-# Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log}; DIR/env holds BASE_PORT. Member N listens on
+# Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log} (a database moved by `disk`: DIR/mN/disk-db/db.db);
+# DIR/env holds BASE_PORT. Member N listens on
 # 127.0.0.N:BASE_PORT (nb) and 127.0.0.N:BASE_PORT+1 (sb).
 set -euo pipefail
 # OVS_BIN_DIR: a directory with another ovsdb-server, ovsdb-tool and ovs-appctl (see
@@ -43,12 +49,17 @@ port_of() { # db
 }
 addr_of() { echo "tcp:127.0.0.$1:$(port_of "$2")"; }
 
+db_file() { # member db
+  local m="$DIR/m$1"
+  if mountpoint -q "$m/disk-$2" 2>/dev/null; then echo "$m/disk-$2/$2.db"; else echo "$m/$2.db"; fi
+}
+
 start_server() { # member db
   local m="$DIR/m$1" as=()
   # A member with a uid file runs as that uid (OVN_RAFT_CLUSTER_UID, or cut off once: cmd_cut).
   [ -f "$m/uid" ] && as=(setpriv --reuid="$(cat "$m/uid")" --regid="$(cat "$m/uid")" --clear-groups)
   "${as[@]}" ovsdb-server --detach --no-chdir --pidfile="$m/$2.pid" --log-file="$m/$2.log" \
-    --unixctl="$m/$2.ctl" --remote="punix:$m/$2.sock" "$m/$2.db" >/dev/null 2>&1 ||
+    --unixctl="$m/$2.ctl" --remote="punix:$m/$2.sock" "$(db_file "$1" "$2")" >/dev/null 2>&1 ||
     die "ovsdb-server for member $1 $2 failed to start: $(tail -3 "$m/$2.log" 2>/dev/null)"
 }
 
@@ -63,10 +74,11 @@ kill_server() { # member db
 }
 
 join_db() { # member db: write a fresh database file that joins the cluster through member 1's peers
-  local m="$DIR/m$1" remotes=() n
+  local m="$DIR/m$1" remotes=() n file
   for n in $(members); do [ "$n" != "$1" ] && remotes+=("$(addr_of "$n" "$2")"); done
-  rm -f "$m/$2.db"
-  ovsdb-tool join-cluster "$m/$2.db" "${DBNAME[$2]}" "$(addr_of "$1" "$2")" "${remotes[@]}"
+  file=$(db_file "$1" "$2")
+  rm -f "$file"
+  ovsdb-tool join-cluster "$file" "${DBNAME[$2]}" "$(addr_of "$1" "$2")" "${remotes[@]}"
   [ ! -f "$m/uid" ] || chown -R "$(cat "$m/uid"):$(cat "$m/uid")" "$m"
 }
 
@@ -180,6 +192,66 @@ cmd_heal() {
   iptables -X "$chain" 2>/dev/null || true
 }
 
+# A full disk, on purpose: the database alone moves to a tmpfs of SIZE (its log, sockets and
+# pid file stay), so that the server's writes fail with ENOSPC while it can still log why.
+# Called again, it resizes the tmpfs in place, as an operator grows a volume.
+cmd_disk() { # member db size
+  local m="$DIR/m$1" disk="$DIR/m$1/disk-$2"
+  if mountpoint -q "$disk"; then
+    mount -o remount,size="$3" "$disk"
+    return
+  fi
+  kill_server "$1" "$2"
+  mkdir -p "$disk"
+  mount -t tmpfs -o size="$3",mode=0755 ovn-raft-disk "$disk"
+  mv "$m/$2.db" "$disk/$2.db"
+  [ ! -f "$m/uid" ] || chown -R "$(cat "$m/uid"):$(cat "$m/uid")" "$disk"
+  start_server "$1" "$2"
+}
+unmount_disks() {
+  local d
+  for d in "$DIR"/m*/disk-*; do ! mountpoint -q "$d" 2>/dev/null || umount "$d"; done
+}
+
+# Writes through member N (small rows, one transaction each) until its status says failed:
+# on a disk that `disk` made small, the server's write fails and it enters failure mode.
+cmd_fill() { # member db
+  local i sock="unix:$DIR/m$1/$2.sock"
+  for i in $(seq 5000); do
+    if status "$1" "$2" 2>/dev/null | grep -q '^Status: failed'; then return 0; fi
+    if [ "$2" = nb ]; then
+      ovn-nbctl --no-leader-only --timeout=2 --db="$sock" ls-add "fill-$i" >/dev/null 2>&1 || true
+    else
+      ovn-sbctl --no-leader-only --timeout=2 --db="$sock" chassis-add "fill-$i" geneve \
+        "127.1.$((i / 250)).$((i % 250 + 1))" >/dev/null 2>&1 || true
+    fi
+  done
+  die "member $1 $2 did not fail after 5000 writes"
+}
+
+# Raft has no command to hand leadership over: freeze the leader until the others elect a new
+# one, thaw it (it steps down), and again until member N leads (each election is a coin toss).
+cmd_lead() { # member db
+  local l n tries=0
+  while l=$(cmd_leader "$2") && [ "$l" != "$1" ]; do
+    tries=$((tries + 1))
+    [ "$tries" -le 20 ] || die "member $1 did not become $2's leader"
+    kill -STOP "$(cat "$DIR/m$l/$2.pid")"
+    # A frozen server never answers: ask the others only.
+    for _ in $(seq 100); do
+      for n in $(members); do
+        [ "$n" != "$l" ] && running "$n" "$2" &&
+          ovs-appctl -T 1 -t "$DIR/m$n/$2.ctl" cluster/status "${DBNAME[$2]}" 2>/dev/null |
+          grep -q '^Role: leader' && break 2
+      done
+      sleep 0.1
+    done
+    kill -CONT "$(cat "$DIR/m$l/$2.pid")"
+    cmd_wait
+  done
+  [ "$(cmd_leader "$2")" = "$1" ]
+}
+
 DIR_ARG=${2:-}
 [ -n "$DIR_ARG" ] || die "usage: raft-cluster.sh COMMAND DIR ..."
 DIR=$(realpath -m "$DIR_ARG")
@@ -221,10 +293,14 @@ case "$1" in
   cut) load_env; cmd_cut "$3" ;;
   heal) load_env; cmd_heal ;;
   leave) load_env; ovs-appctl -t "$DIR/m$3/$4.ctl" cluster/leave "${DBNAME[$4]}" ;;
+  disk) load_env; cmd_disk "$3" "$4" "$5" ;;
+  lead) load_env; cmd_lead "$3" "$4" ;;
+  fill) load_env; cmd_fill "$3" "$4" ;;
   stop)
     [ -f "$DIR/env" ] || exit 0
     load_env
     [ -z "$(ls "$DIR"/m*/uid 2>/dev/null)" ] || cmd_heal
-    for n in $(members); do for db in "${DBS[@]}"; do kill_server "$n" "$db"; done; done ;;
+    for n in $(members); do for db in "${DBS[@]}"; do kill_server "$n" "$db"; done; done
+    unmount_disks ;;
   *) die "unknown command $1" ;;
 esac

@@ -42,13 +42,30 @@ std::string RequestId(const std::string& request) {
   return std::regex_search(request, m, std::regex(R"("id"\s*:\s*(\d+))")) ? m[1].str() : "0";
 }
 
-// One database as a fake ovsdb-server shows it: its cluster/status text (or garbage bytes)
-// on the unixctl socket and, when `row` is set, its _Server.Database row on the other.
+std::string Method(const std::string& request) {
+  std::smatch m;
+  return std::regex_search(request, m, std::regex(R"re("method"\s*:\s*"([^"]*)")re")) ? m[1].str()
+                                                                                      : "";
+}
+
+// One database as a fake ovsdb-server shows it: on the unixctl socket its cluster/status text
+// (or garbage bytes to every request), its memory/show, storage status and release, and, when
+// `row` is set, its _Server.Database row on the other socket.
 struct FakeDatabase {
   std::string name;
   std::string status;  // a fixture's text
   std::optional<std::string> row;
   bool garbage = false;
+  std::string memory = testing::Fixture("ovs-3.1.0/memory-show/leader.txt");
+  std::string storage = "status: ok";
+
+  std::string UnixctlReply(const std::string& request) const {
+    const std::string method = Method(request);
+    if (method == "memory/show") return memory;
+    if (method == "ovsdb-server/get-db-storage-status") return storage;
+    if (method == "version") return "ovsdb-server (Open vSwitch) 3.1.0\n";
+    return status;
+  }
 };
 
 class FakeOvsdb {
@@ -57,7 +74,8 @@ class FakeOvsdb {
     ctl_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
       FakeUnixServer::WriteAll(fd, db.garbage ? std::string("\x01\xfe not json at all")
                                               : R"({"id":)" + RequestId(request) + R"(,"result":)" +
-                                                    JsonString(db.status) + R"(,"error":null})");
+                                                    JsonString(db.UnixctlReply(request)) +
+                                                    R"(,"error":null})");
     });
     if (db.row) {
       sock_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
@@ -170,6 +188,18 @@ TEST(MetricsGoldenTest, StaleMemberAtTheSameAddress) {
 
 TEST(MetricsGoldenTest, FiveMembers) {
   ExpectGolden("five-members", {{"OVN_Northbound", Fixture("five-leader.txt"), std::nullopt}});
+}
+
+// A leader in failure mode after its disk filled, as 3.1.0 printed it.
+TEST(MetricsGoldenTest, FailedLeader) {
+  ExpectGolden("failed-leader", {{"OVN_Northbound", Fixture("failed-leader.txt"), std::nullopt,
+                                  false, Fixture("memory-show/failed-leader.txt")}});
+}
+
+// A member whose storage holds an error ("inconsistent data": a Raft entry it could not apply).
+TEST(MetricsGoldenTest, StorageError) {
+  ExpectGolden("storage-error", {{"OVN_Northbound", Fixture("follower.txt"), std::nullopt, false,
+                                  Fixture("memory-show/leader.txt"), "status: inconsistent data"}});
 }
 
 TEST(MetricsGoldenTest, FailedDatabasesHideNothingElse) {

@@ -21,12 +21,15 @@ inline std::string Fixture(const std::string& relative) {
   return ReadFile(FixturesDir() / relative);
 }
 
-// Every captured fixture, from each OVS version folder except the hand-written ones.
+// Every captured cluster/status, from each OVS version folder except the hand-written ones
+// (the replies to other commands sit in subfolders named after the command).
 inline std::vector<std::filesystem::path> CapturedFixtures() {
   std::vector<std::filesystem::path> out;
   for (const auto& dir : std::filesystem::directory_iterator(FixturesDir())) {
     if (!dir.is_directory() || dir.path().filename().string().rfind("ovs-", 0) != 0) continue;
-    for (const auto& f : std::filesystem::directory_iterator(dir.path())) out.push_back(f.path());
+    for (const auto& f : std::filesystem::directory_iterator(dir.path())) {
+      if (f.is_regular_file()) out.push_back(f.path());
+    }
   }
   return out;
 }

@@ -189,6 +189,42 @@ TEST(RaftMetricsTest, ConflictsAndChanges) {
   EXPECT_FALSE(m.Value("ovn_raft_disconnections_total", {{"db", "T"}}).has_value());  // 2.13
 }
 
+// memory/show in base units, zero for what the server leaves out (it omits zero counts), and
+// nothing at all when the server did not answer; a storage error is a 0.
+TEST(RaftMetricsTest, ServerFactsInBaseUnits) {
+  Snapshot s;
+  s.taken_at = kNow;
+  auto nb = FromFixture("OVN_Northbound", "ovs-3.1.0/failed-leader.txt");
+  nb.memory = ParseMemoryUsage("atoms:765 raft-backlog-kB:12 sessions:2 brand-new:1");
+  nb.storage = StorageStatus{true, ""};
+  nb.server_seen_since = kNow - std::chrono::hours(30);
+  nb.log_uncompacted_since = kNow - std::chrono::hours(26);
+  DatabaseReading sb;
+  sb.target = {"OVN_Southbound", "/y.ctl", ""};
+  sb.storage = StorageStatus{false, "inconsistent data"};
+  sb.memory_error = Error{ErrorCode::kTimeout, "slow"};
+  s.databases = {nb, sb};
+  const auto m = Render(s);
+  const std::map<std::string, std::string> n{{"db", "OVN_Northbound"}};
+  EXPECT_EQ(m.Value("ovn_raft_ovsdb_atoms", n), 765);
+  EXPECT_EQ(m.Value("ovn_raft_backlog_bytes", n), 12000);
+  EXPECT_EQ(m.Value("ovn_raft_ovsdb_sessions", n), 2);
+  EXPECT_EQ(m.Value("ovn_raft_ovsdb_monitors", n), 0);
+  EXPECT_EQ(m.Value("ovn_raft_ovsdb_memory_show_unknown_keys", n), 1);
+  EXPECT_EQ(m.Value("ovn_raft_storage_ok", n), 1);
+  EXPECT_EQ(m.Value("ovn_raft_storage_ok", {{"db", "OVN_Southbound"}}), 0);
+  EXPECT_EQ(m.Value("ovn_raft_ovsdb_server_seen_since_timestamp_seconds", n),
+            1'800'000'000 - 30 * 3600);
+  EXPECT_EQ(m.Value("ovn_raft_log_uncompacted_since_timestamp_seconds", n),
+            1'800'000'000 - 26 * 3600);
+  EXPECT_EQ(m.Value("ovn_raft_status", {{"db", "OVN_Northbound"}, {"status", "failed"}}), 1);
+  // The counts say nothing for a database whose server did not answer memory/show.
+  EXPECT_FALSE(m.Value("ovn_raft_ovsdb_atoms", {{"db", "OVN_Southbound"}}).has_value());
+  EXPECT_EQ(m.All("ovn_raft_ovsdb_atoms").size(), 1u);
+  // raft-connections and raft-log say what cluster/status says: no series of their own.
+  EXPECT_EQ(m.All("ovn_raft_ovsdb_raft_connections").size(), 0u);
+}
+
 TEST(RaftMetricsTest, FailedReadIsUpZeroWithCountedReason) {
   Snapshot s;
   DatabaseReading r;

@@ -84,12 +84,28 @@ TEST(ClusterStatusParserTest, RealTimerChangeOnEveryRelease) {
   EXPECT_EQ(adding.adding_servers[0].phase_text, "adding: catchup");
 }
 
+// A leader whose database disk filled up (scripts/raft-cluster.sh disk + fill): failure mode
+// shows as "Status: failed", and the role it had stays, frozen, while the others elect anew.
+TEST(ClusterStatusParserTest, LeaderFailedOnAFullDisk) {
+  for (const std::string version : {"ovs-3.1.0", "ovs-3.5.0", "ovs-4.0.0"}) {
+    SCOPED_TRACE(version);
+    const auto s = ParseClusterStatus(Fixture(version + "/failed-leader.txt"));
+    EXPECT_TRUE(s.warnings.empty());
+    EXPECT_EQ(s.status, MemberStatus::kFailed);
+    EXPECT_EQ(s.role, Role::kLeader);
+    EXPECT_EQ(s.leader, "self");
+    ASSERT_TRUE(s.servers);
+    EXPECT_EQ(s.servers->size(), 3u);
+  }
+}
+
 // Every release captured prints the same facts for the same states: 3.5.0 (Debian 13) between
 // 3.1.0 (Debian 12) and 4.0.0 (Debian unstable), all parsed alike.
 TEST(ClusterStatusParserTest, EveryReleaseCapturedTheSameStates) {
-  for (const std::string state : {"leader", "follower", "leader-sb", "fresh-restart-leader",
-                                  "fresh-restart-rejoined", "disconnected-candidate", "joining",
-                                  "leaving", "five-leader", "five-follower", "ipv6-single"}) {
+  for (const std::string state :
+       {"leader", "follower", "leader-sb", "fresh-restart-leader", "fresh-restart-rejoined",
+        "disconnected-candidate", "joining", "leaving", "five-leader", "five-follower",
+        "ipv6-single", "failed-leader"}) {
     std::optional<ClusterStatus> first;
     for (const std::string version : {"ovs-3.1.0", "ovs-3.5.0", "ovs-4.0.0"}) {
       SCOPED_TRACE(version + "/" + state);

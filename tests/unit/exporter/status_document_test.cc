@@ -1,0 +1,56 @@
+#include "exporter/status_document.h"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include "parsers/cluster_status_parser.h"
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+rapidjson::Document Parse(const std::string& json) {
+  rapidjson::Document d;
+  d.Parse(json.c_str());
+  EXPECT_FALSE(d.HasParseError()) << json;
+  return d;
+}
+
+// What the server says of itself is on /status as it said it, with what was not understood.
+TEST(StatusDocumentTest, ServerFacts) {
+  Snapshot s;
+  s.taken_at = std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'000));
+  DatabaseReading r;
+  r.target = {"OVN_Northbound", "/a.ctl", "/a.sock"};
+  r.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/failed-leader.txt"));
+  r.memory = ParseMemoryUsage("atoms:765 sessions:2 new-thing:4 junk");
+  r.storage = StorageStatus{false, "inconsistent data"};
+  r.server_seen_since = s.taken_at - std::chrono::hours(2);
+  r.log_uncompacted_since = s.taken_at - std::chrono::hours(1);
+  DatabaseReading sb;
+  sb.target = {"OVN_Southbound", "/b.ctl", ""};
+  sb.memory_error = Error{ErrorCode::kTimeout, "no complete reply"};
+  sb.storage_error = Error{ErrorCode::kRpcError, "Failed to find the database."};
+  s.databases = {r, sb};
+
+  const auto d = Parse(SnapshotToJson(s));
+  const auto& nb = d["databases"][0];
+  EXPECT_STREQ(nb["status"]["status"].GetString(), "failed");
+  EXPECT_EQ(nb["memory"]["atoms"].GetUint64(), 765u);
+  EXPECT_EQ(nb["memory"]["sessions"].GetUint64(), 2u);
+  EXPECT_FALSE(nb["memory"].HasMember("cells"));  // not printed: not invented
+  EXPECT_STREQ(nb["memory"]["unknown_keys"][0].GetString(), "new-thing");
+  EXPECT_EQ(nb["memory"]["malformed"].GetUint64(), 1u);
+  EXPECT_FALSE(nb["storage"]["ok"].GetBool());
+  EXPECT_STREQ(nb["storage"]["error"].GetString(), "inconsistent data");
+  EXPECT_EQ(nb["server_seen_since"].GetDouble(), 1'800'000'000 - 7200);
+  EXPECT_EQ(nb["log_uncompacted_since"].GetDouble(), 1'800'000'000 - 3600);
+  const auto& down = d["databases"][1];
+  EXPECT_STREQ(down["memory_error"]["reason"].GetString(), "timeout");
+  EXPECT_STREQ(down["storage_error"]["reason"].GetString(), "rpc_error");
+  EXPECT_FALSE(down.HasMember("memory"));
+  EXPECT_FALSE(down.HasMember("server_seen_since"));
+}
+
+}  // namespace
+}  // namespace ovn_raft

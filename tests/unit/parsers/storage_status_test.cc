@@ -1,0 +1,39 @@
+#include "parsers/storage_status.h"
+
+#include <gtest/gtest.h>
+
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+TEST(StorageStatusTest, Ok) {
+  // Captured live from 3.1.0, also on a member in failure mode after a full disk.
+  const auto s = ParseStorageStatus("status: ok");
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->ok);
+  EXPECT_EQ(s->error, "");
+  EXPECT_TRUE(ParseStorageStatus("status: ok\n")->ok);
+  for (const std::string version : {"ovs-3.1.0", "ovs-3.5.0", "ovs-4.0.0"}) {
+    EXPECT_TRUE(ParseStorageStatus(testing::Fixture(version + "/storage-status/ok.txt"))->ok);
+  }
+}
+
+// The error ovsdb_storage_unread() records when a Raft entry cannot be applied.
+TEST(StorageStatusTest, AnErrorIsKeptAsPrinted) {
+  const auto s = ParseStorageStatus("status: inconsistent data\n");
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(s->ok);
+  EXPECT_EQ(s->error, "inconsistent data");
+  EXPECT_EQ(ParseStorageStatus("status: " + std::string(5000, 'e'))->error.size(), 512u);
+}
+
+TEST(StorageStatusTest, AnythingElseIsRefused) {
+  EXPECT_FALSE(ParseStorageStatus(""));
+  EXPECT_FALSE(ParseStorageStatus("status:"));
+  EXPECT_FALSE(ParseStorageStatus("Failed to find the database."));
+  EXPECT_FALSE(ParseStorageStatus("\nstatus: ok"));
+}
+
+}  // namespace
+}  // namespace ovn_raft
