@@ -274,13 +274,39 @@
           },
           {
             alert: 'OVNRaftMemberDisconnected',
-            expr: "ovn_raft_status{%(selector)s, status=~\"disconnected|failed|leaving\"} == 1" % $._config.labels,
+            expr: "ovn_raft_status{%(selector)s, status=~\"disconnected|leaving\"} == 1" % $._config.labels,
             'for': '5m',
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member is cut off from its cluster.",
               description: "{{ $labels.instance }} reports status {{ $labels.status }} for {{ $labels.db }} for 5 minutes.",
               runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberDisconnected'),
+            },
+          },
+          {
+            alert: 'OVNRaftMemberFailed',
+            expr: "ovn_raft_cluster_member:storage_failed:info" % $._config.labels,
+            'for': '1m',
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "An OVN Raft member's storage failed: it no longer takes part in its cluster.",
+              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) reports a storage failure ({{ $labels.reason }}): io_error is a failed write, usually a full disk, after which the member stays out of the cluster until restarted; free space, then restart it. Do not delete its database.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberFailed'),
+            },
+          },
+          {
+            alert: 'OVNRaftLogNotCompacted',
+            expr: |||
+              ovn_raft_cluster_member:log_uncompacted:seconds > %(logCompactionOverdueSeconds)s
+                and on (%(cluster)s, server_id)
+              ovn_raft_cluster_member:log_entries:count > 0
+            ||| % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member has stopped compacting its log.",
+              description: "The Raft log of member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) has not been compacted into a snapshot for {{ $value | humanizeDuration }}, past the 24 hours after which ovsdb-server always compacts: the log and the database file grow until the disk fills, and a restart replays all of it.",
+              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftLogNotCompacted'),
             },
           },
           {

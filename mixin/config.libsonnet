@@ -35,6 +35,12 @@
     // rolling upgrade of the ovn-central members takes (minutes to one maintenance window).
     mixedReleasesFor: '12h',
     backlogEntries: 100,
+    // OVNRaftLogNotCompacted: ovsdb-server compacts a member's log into a snapshot at the
+    // latest 24 hours after its last snapshot (or its start) once the log holds any entry,
+    // sooner when the log file has grown past 10 MiB and doubled (ovsdb/storage.c), retrying
+    // every 1-2 minutes; a leader first hands over leadership (ovsdb/raft.c). Past 24 h and
+    // an hour of slack, it has stopped compacting.
+    logCompactionOverdueSeconds: 25 * 3600,
     // The evaluation interval of both rule groups; '' keeps Prometheus' global one. Keep it at
     // most 1m: stale candidates must have been named a minute before (offset 1m).
     ruleGroupInterval: '',
@@ -59,6 +65,7 @@
       expectedReplicasSelector: $._config.expectedReplicasSelector,
       followerLagEntries: $._config.followerLagEntries,
       backlogEntries: $._config.backlogEntries,
+      logCompactionOverdueSeconds: $._config.logCompactionOverdueSeconds,
       leaderChangesThreshold: $._config.leaderChangesThreshold,
       leaderChangesWindow: $._config.leaderChangesWindow,
       // The smaller clusters of a database whose members split into several cluster IDs.

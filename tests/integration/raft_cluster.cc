@@ -77,6 +77,15 @@ void RaftCluster::Heal() { Run("heal " + dir_); }
 void RaftCluster::Leave(int member, const std::string& db) {
   Run("leave " + dir_ + " " + std::to_string(member) + " " + db);
 }
+void RaftCluster::Disk(int member, const std::string& db, const std::string& size) {
+  Run("disk " + dir_ + " " + std::to_string(member) + " " + db + " " + size);
+}
+void RaftCluster::Lead(int member, const std::string& db) {
+  Run("lead " + dir_ + " " + std::to_string(member) + " " + db);
+}
+void RaftCluster::Fill(int member, const std::string& db) {
+  Run("fill " + dir_ + " " + std::to_string(member) + " " + db);
+}
 void RaftCluster::Wait() { Run("wait " + dir_); }
 
 }  // namespace ovn_raft::testing

@@ -32,6 +32,11 @@ class RaftCluster {
   void Cut(int member);  // firewall the member off from its peers (iptables), keep it running
   void Heal();
   void Leave(int member, const std::string& db);  // cluster/leave: the operator removes it
+  // The member's `db` database alone on a tmpfs of `size` ("128k"): restarts it the first
+  // time; again, grows (or shrinks) the tmpfs in place, as an operator resizes a volume.
+  void Disk(int member, const std::string& db, const std::string& size);
+  void Lead(int member, const std::string& db);  // makes the member db's leader
+  void Fill(int member, const std::string& db);  // writes through it until it fails
   void Wait();
   int members() const { return members_; }
   const std::string& dir() const { return dir_; }
