@@ -7,7 +7,7 @@
 #   scripts/demo.sh --once           start, summarise, stop (for tests and CI)
 #   scripts/demo.sh summary          summarise the running demo again
 #   scripts/demo.sh break SCENARIO   from another terminal: stale-member | member-down |
-#                                    leader-down | exporter-down | cut-off | split
+#                                    leader-down | exporter-down | cut-off | split | disk-full
 #   scripts/demo.sh heal             undo every break: back to a healthy 3-member cluster
 #   scripts/demo.sh stop             stop a demo left running
 #
@@ -68,7 +68,7 @@ urls() {
   say "Exporters:  $(exporter_url 1)/metrics  $(exporter_url 2)/metrics  $(exporter_url 3)/metrics"
   say "Status:     $(exporter_url 1)/status (parsed cluster/status as JSON)"
   say "Prometheus: http://127.0.0.1:$prometheus_port/alerts (rules evaluated every 2 s)"
-  say "Break it:   scripts/demo.sh break stale-member|member-down|leader-down|exporter-down|cut-off|split"
+  say "Break it:   scripts/demo.sh break stale-member|member-down|leader-down|exporter-down|cut-off|split|disk-full"
   say "Heal it:    scripts/demo.sh heal     Summary again: scripts/demo.sh summary"
 }
 
@@ -111,7 +111,15 @@ break_it() {
     split)
       say "Re-creating member 3 as a new single-member cluster (a cluster ID split)."
       cluster split 3 ;;
-    *) say "break what? stale-member | member-down | leader-down | exporter-down | cut-off | split"; exit 2 ;;
+    disk-full)
+      say "Moving member 3's NB database to a 128 KiB disk, making it the leader, writing until the disk is full."
+      cluster disk 3 nb 128k
+      cluster wait
+      cluster lead 3 nb
+      cluster fill 3 nb
+      say "Member 3's NB is in failure mode (Status: failed). To recover as an operator would:"
+      say "  scripts/raft-cluster.sh disk $dir/cluster 3 nb 4m && scripts/raft-cluster.sh restart $dir/cluster 3" ;;
+    *) say "break what? stale-member | member-down | leader-down | exporter-down | cut-off | split | disk-full"; exit 2 ;;
   esac
   say "Alerts count their condition for a while before firing; watch: scripts/demo.sh summary"
 }

@@ -82,14 +82,16 @@ count_summary build/image.log
 step "unit and integration tests"
 (cd build && ctest -j"$jobs" -LE upgrade --output-on-failure --timeout 300) 2>&1 | tee build/ctest.log || status=1
 count build/ctest.log
+# The alert states the disk-full scenario logged (a leader's disk fills, then recovers).
+grep -E '^\[ alerts +\]' build/Testing/Temporary/LastTest.log || true
 
 step "Open vSwitch releases: the suites that read ovsdb-server on each, and a rolling upgrade"
 # The run above used Debian 12's ovsdb-server. The tests whose outcome depends on what
-# ovsdb-server prints and does (the reader, the exporter on real clusters, two end-to-end
-# scenarios of the rules) run again on each newer release scripts/ovs-versions.sh provides,
+# ovsdb-server prints and does (the reader, the exporter on real clusters, three end-to-end
+# scenarios of the rules, a full disk among them) run again on each newer release scripts/ovs-versions.sh provides,
 # from Debian's binary packages where it can (cached); the rolling upgrade takes one cluster
 # through all of them. OVN_RAFT_OTHER_OVS=0 skips this step.
-per_release='^(ClientIntegrationTest|ExporterIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart)$'
+per_release='^(ClientIntegrationTest|ExporterIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart|LeaderDiskFullFailsThenRecovers)$'
 system_ovs=$(ovsdb-server --version | sed -nE '1s/.* ([0-9]+\.[0-9]+\.[0-9]+).*/\1/p')
 echo "ovs-$system_ovs: $(grep -cE 'Test +#[0-9]+: .* Passed' build/ctest.log) tests passed (the run above)"
 versions=""
