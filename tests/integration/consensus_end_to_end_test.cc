@@ -732,6 +732,8 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
   };
 
   converge("every member on " + path[0].first);
+  const std::map<std::string, int> first_term{{"nb", e.cluster().Term("nb")},
+                                              {"sb", e.cluster().Term("sb")}};
   bool dashboards_checked = false;
   for (std::size_t r = 1; r < path.size(); ++r) {
     const auto& [version, dir] = path[r];
@@ -778,11 +780,26 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
   // leader goes) and the mix of releases itself.
   std::printf("[ alerts   ] %s\n", "states logged during the upgrade:");
   for (const auto& line : log.lines()) std::printf("[ alerts   ] %s\n", line.c_str());
-  EXPECT_EQ(log.Seen("firing"), std::set<std::string>{});
+  // At this test's pace every leader change of the whole upgrade falls within the 15 minutes
+  // OVNRaftFrequentElections counts: 3 changes there are frequent elections by its definition,
+  // and whether a database sees 3 depends on which members happen to lead it (the NB and SB
+  // leaders differ at random, and only the NB leader is restarted last). So it may fire, but
+  // only for a database whose term really rose 3 times.
+  auto firing = log.Seen("firing");
+  for (const std::string db : {"nb", "sb"}) {
+    const std::string alert = "OVNRaftFrequentElections/" + RaftCluster::DbName(db);
+    const int elections = e.cluster().Term(db) - first_term.at(db);
+    std::printf("[ alerts   ] %s: %d elections\n", RaftCluster::DbName(db).c_str(), elections);
+    if (firing.erase(alert) || log.Seen("pending").count(alert)) {
+      EXPECT_GE(elections, 3) << alert << " with fewer than 3 elections";
+    }
+  }
+  EXPECT_EQ(firing, std::set<std::string>{});
   const auto allowed =
       Union(Both({"OVNRaftMixedReleases", "OVNRaftDatabaseUnreadable", "OVNRaftMemberNotReporting",
                   "OVNRaftQuorumAtRisk", "OVNRaftNoLeader", "OVNRaftMemberDisconnected",
-                  "OVNRaftMembershipViewsDisagree", "OVNRaftLeaderDisagreement"}),
+                  "OVNRaftMembershipViewsDisagree", "OVNRaftLeaderDisagreement",
+                  "OVNRaftFrequentElections"}),
             {"OVNRaftExporterDown/-"});
   for (const auto& alert : log.Seen("pending")) {
     EXPECT_TRUE(allowed.count(alert)) << alert << " went pending during the upgrade";

@@ -52,15 +52,26 @@ int RaftCluster::Leader(const std::string& db) const {
   const std::string out = Run("leader " + dir_ + " " + db);
   return out.empty() ? 0 : std::stoi(out);
 }
-std::string RaftCluster::ServerId(int member, const std::string& db) const {
+std::string RaftCluster::StatusLine(int member, const std::string& db,
+                                    const std::string& prefix) const {
   std::string out;
   try {
     out = Run("status " + dir_ + " " + std::to_string(member) + " " + db);
   } catch (const std::runtime_error&) {
     return "";
   }
-  const auto at = out.find("Server ID: ");
-  return at == std::string::npos ? "" : out.substr(at + 11, 4);
+  const auto at = out.find("\n" + prefix);
+  if (at == std::string::npos) return "";
+  const auto start = at + 1 + prefix.size();
+  return out.substr(start, out.find('\n', start) - start);
+}
+std::string RaftCluster::ServerId(int member, const std::string& db) const {
+  return StatusLine(member, db, "Server ID: ").substr(0, 4);
+}
+int RaftCluster::Term(const std::string& db) const {
+  const int leader = Leader(db);
+  const std::string term = leader ? StatusLine(leader, db, "Term: ") : "";
+  return term.empty() ? 0 : std::stoi(term);
 }
 void RaftCluster::Kill(int member) { Run("kill " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Restart(int member) { Run("restart " + dir_ + " " + std::to_string(member)); }
