@@ -296,16 +296,12 @@
           },
           {
             alert: 'OVNRaftLogNotCompacted',
-            expr: |||
-              ovn_raft_cluster_member:log_uncompacted:seconds > %(logCompactionOverdueSeconds)s
-                and on (%(cluster)s, server_id)
-              ovn_raft_cluster_member:log_entries:count > 0
-            ||| % $._config.labels,
+            expr: "ovn_raft_cluster_member:log_compaction_overdue:seconds" % $._config.labels,
             'for': '15m',
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member has stopped compacting its log.",
-              description: "The Raft log of member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) has not been compacted into a snapshot for {{ $value | humanizeDuration }}, past the 24 hours after which ovsdb-server always compacts: the log and the database file grow until the disk fills, and a restart replays all of it.",
+              description: "The Raft log of member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) holds entries and has not been compacted into a snapshot for more than %s hours (how long: ovn_raft_cluster_member:log_compaction_overdue:seconds), past the 24 hours after which ovsdb-server always compacts: the log and the database file grow until the disk fills, and a restart replays all of it." % std.toString($._config.logCompactionOverdueSeconds / 3600),
               runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftLogNotCompacted'),
             },
           },

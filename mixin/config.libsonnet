@@ -56,8 +56,7 @@
       cluster: std.join(', ', $._config.deploymentLabels + ['db', 'cluster_id']),
       member: std.join(', ', $._config.memberLabels),
       // Drops the series of members in failure mode: their role and leader are frozen.
-      unlessFailed: 'unless on (%s) (ovn_raft_status{%s, status="failed"} == 1)'
-                    % [self.member, self.selector],
+      unlessFailed: 'unless on (%s) ovn_raft_instance:storage_failed:info{reason="io_error"}' % self.member,
       // The recorded table of member IDs and addresses the member rules share (rules.libsonnet).
       table: 'ovn_raft_cluster_member_address:named_by:count',
       selector: $._config.selector,

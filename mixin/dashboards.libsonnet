@@ -225,11 +225,11 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
               [q('ovn_raft_cluster_member:storage_failed:info{%s}' % csel, instant=true, mayBeEmpty=true)], 0, 80, 12, 8),
         series('Log entries since the last snapshot',
                "Each member's Raft log beyond its last snapshot. ovsdb-server compacts it when the log file has passed 10 MiB and doubled, and at the latest 24 hours after the last snapshot: a sawtooth is healthy, a line that only rises is not.",
-               'none', [q('ovn_raft_cluster_member:log_entries:count{%s}' % csel, '{{server_id}}')], 12, 80, 12, 8),
+               'none', [q('(ovn_raft_log_next_index{%s} - ovn_raft_log_first_index{%s})' % [msel, msel] + join, '{{server_id}}')], 12, 80, 12, 8),
         series('Time without log compaction',
                'At least how long each member has gone without compacting its log (as its exporter saw), against the point past which it always would (OVNRaftLogNotCompacted).',
                's', [
-                 q('ovn_raft_cluster_member:log_uncompacted:seconds{%s}' % csel, '{{server_id}}'),
+                 q('(time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%s})' % msel + join, '{{server_id}}'),
                  q('vector(%d)' % cfg.logCompactionOverdueSeconds, 'compaction overdue'),
                ], 0, 88, 12, 8),
         series('Clients per member', "Client sessions (ovn-controllers, northd, the CMS; the exporter's own database connection is one) and the monitors they hold, per member (memory/show).",

@@ -94,6 +94,21 @@
             ||| % $._config.labels,
           },
           {
+            // Exporter targets whose member's storage failed, with why, read once: `io_error`, a
+            // write failed (a full disk) and the member entered failure mode for good
+            // (cluster/status "Status: failed"); `storage_error`, ovsdb-server holds an error
+            // for the database's storage (get-db-storage-status: "inconsistent data"). Empty
+            // while none has, so the rules that drop failed members pay nothing then.
+            record: 'ovn_raft_instance:storage_failed:info',
+            expr: |||
+              max by (%(deployment)s, %(member)s, reason) (
+                label_replace(ovn_raft_status{%(selector)s, status="failed"} == 1, "reason", "io_error", "", "")
+                or
+                label_replace(ovn_raft_storage_ok{%(selector)s} == 0, "reason", "storage_error", "", "") + 1
+              )
+            ||| % $._config.labels,
+          },
+          {
             record: 'ovn_raft_cluster:reporters:count',
             expr: "count by (%(cluster)s) (ovn_raft_view_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
           },
@@ -727,43 +742,28 @@
             ||| % $._config.labels,
           },
           {
-            // Members whose storage failed, with why: `io_error`, a write failed (a full disk)
-            // and the member entered failure mode for good (cluster/status "Status: failed");
-            // `storage_error`, ovsdb-server holds an error for the database's storage
-            // (get-db-storage-status: "inconsistent data"). OVNRaftMemberFailed.
+            // Members whose storage failed, with why (OVNRaftMemberFailed). Empty while none has.
             record: 'ovn_raft_cluster_member:storage_failed:info',
             expr: |||
               max by (%(cluster)s, server_id, host, reason) (
-                label_replace(ovn_raft_status{%(selector)s, status="failed"} == 1, "reason", "io_error", "", "")
-                  * on (%(member)s) group_left (cluster_id, server_id, host)
-                ovn_raft_instance:server_info:max
-              )
-              or
-              max by (%(cluster)s, server_id, host, reason) (
-                (label_replace(ovn_raft_storage_ok{%(selector)s} == 0, "reason", "storage_error", "", "") + 1)
+                ovn_raft_instance:storage_failed:info
                   * on (%(member)s) group_left (cluster_id, server_id, host)
                 ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },
           {
-            // Entries in a member's Raft log since its last snapshot: what compaction trims.
-            record: 'ovn_raft_cluster_member:log_entries:count',
+            // Members whose log holds entries and has gone longer without compaction than
+            // ovsdb-server ever lets it (logCompactionOverdueSeconds), with how long, as their
+            // exporter saw it (OVNRaftLogNotCompacted). Empty while every log compacts in time.
+            record: 'ovn_raft_cluster_member:log_compaction_overdue:seconds',
             expr: |||
               max by (%(cluster)s, server_id, host) (
-                (ovn_raft_log_next_index{%(selector)s} - ovn_raft_log_first_index{%(selector)s})
-                  * on (%(member)s) group_left (cluster_id, server_id, host)
-                ovn_raft_instance:server_info:max
-              )
-            ||| % $._config.labels,
-          },
-          {
-            // How long at least a member's log has gone without compaction: since its exporter
-            // last saw the log's first index move, or connected to the server (OVNRaftLogNotCompacted).
-            record: 'ovn_raft_cluster_member:log_uncompacted:seconds',
-            expr: |||
-              max by (%(cluster)s, server_id, host) (
-                (time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s})
+                (
+                  (time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s} > %(logCompactionOverdueSeconds)s)
+                    and on (%(member)s)
+                  (ovn_raft_log_next_index{%(selector)s} > ovn_raft_log_first_index{%(selector)s})
+                )
                   * on (%(member)s) group_left (cluster_id, server_id, host)
                 ovn_raft_instance:server_info:max
               )

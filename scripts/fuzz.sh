@@ -10,9 +10,9 @@ ninja -C "$build" cluster_status_fuzzer jsonrpc_framing_fuzzer >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/status" "$work/jsonrpc"
-for f in "$root"/tests/fixtures/*/*.txt; do # the same name in several fixture folders
-  d=${f%/*}
-  cp "$f" "$work/status/${d##*/}-${f##*/}"
+for f in "$root"/tests/fixtures/*/*.txt "$root"/tests/fixtures/*/*/*.txt; do # names repeat
+  d=${f#"$root"/tests/fixtures/}
+  cp "$f" "$work/status/${d//\//-}"
 done
 cp "$root"/tests/fuzz/corpus/jsonrpc/* "$work/jsonrpc/"
 for target in cluster_status:status jsonrpc_framing:jsonrpc; do
