@@ -1,6 +1,6 @@
 #include "cli/duration.h"
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 

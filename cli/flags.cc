@@ -103,8 +103,9 @@ ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std
 std::string FlagsUsage(const std::vector<FlagSpec>& specs, const std::string& env_prefix) {
   std::ostringstream out;
   for (const auto& f : specs) {
-    out << "  --" << f.name << "=VALUE  [" << EnvName(env_prefix, f.name) << "]\n      " << f.help
-        << "\n";
+    out << "  --" << f.name << "=VALUE  [" << EnvName(env_prefix, f.name) << "]\n      " << f.help;
+    if (!f.default_text.empty()) out << " (default " << f.default_text << ")";
+    out << "\n";
     if (!f.deprecated.empty()) {
       out << "      (formerly";
       for (const auto& old : f.deprecated) out << " --" << old;

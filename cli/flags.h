@@ -16,7 +16,8 @@ struct FlagSpec {
   std::string name;  // e.g. "ovsdb.timeout"
   std::string help;
   std::vector<std::string> deprecated = {};  // old names, e.g. "timeout"
-  bool repeatable = false;  // every occurrence kept; its variable holds ';'-separated entries
+  bool repeatable = false;        // every occurrence kept; its variable holds ';'-separated entries
+  std::string default_text = {};  // what --help and the README say it defaults to
 };
 
 struct FlagValue {
@@ -29,7 +30,7 @@ struct ParsedFlags {
   std::vector<FlagValue> values;  // the environment's first, then the command line's, in order
   std::vector<std::string> positional;
   std::vector<std::string> warnings;  // deprecated spellings used
-  std::string error;                  // set on an unknown flag, a missing value, a stray argument
+  std::optional<std::string> error;   // an unknown flag, a missing value, a stray argument
   bool help = false;
   bool version = false;
 };

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 

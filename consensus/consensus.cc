@@ -148,7 +148,7 @@ void FindSuspects(const Reports& reports, const ExpectedCluster& expected,
   }
   for (const auto& [pair, n] : pairs) {
     const std::string host = HostOf(pair.second);
-    if (!expected.hosts.empty() && !expected.hosts.count(host)) {
+    if (!expected.hosts.empty() && !expected.ExpectsHost(host)) {
       c->unexpected_members[pair] = n;
       c->unexpected_hosts.insert(host);
       on_unexpected_host.insert(pair.first);
@@ -179,7 +179,7 @@ ClusterConsensus AnalyzeCluster(const std::string& cluster_id, const Reports& re
                                 const ExpectedCluster& expected) {
   ClusterConsensus c;
   c.cluster_id = cluster_id;
-  c.expected_members = expected.members;
+  if (expected.size() > 0) c.expected_members = expected.size();
   std::map<std::string, int> named_by;
   std::map<std::string, std::set<std::string>> ids_by_host, addresses_by_id;
   for (const MemberReport* r : reports) {
@@ -227,16 +227,6 @@ const char* QuorumVerdictName(QuorumVerdict v) {
       return "quorum lost";
   }
   return "?";
-}
-
-bool IsHealthy(const ClusterConsensus& c) {
-  const QuorumVerdict verdict = VerdictOf(c);
-  return c.all_agree && c.silent.empty() && c.host_conflicts.empty() &&
-         c.unexpected_members.empty() && c.missing_hosts.empty() && c.leader_claims == 1 &&
-         c.leader_ids.size() == 1 &&
-         (!c.expected_members || static_cast<int>(c.union_members.size()) == *c.expected_members) &&
-         (verdict == QuorumVerdict::kHealthy ||
-          (verdict == QuorumVerdict::kAtRisk && c.union_members.size() == 1));
 }
 
 std::vector<ClusterConsensus> AnalyzeConsensus(const std::vector<MemberReport>& members,

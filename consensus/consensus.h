@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "consensus/expected_cluster.h"
 #include "consensus/member_report.h"
 
 namespace ovn_raft {
@@ -21,12 +22,6 @@ struct ViewDifferences {
   std::set<std::string> extra;    // IDs this view lists and the majority does not
   std::map<std::string, std::pair<std::string, std::string>> moved;  // ID -> (this, majority)
   bool empty() const { return missing.empty() && extra.empty() && moved.empty(); }
-};
-
-// What the operator expects: the size, and the hosts the members should run on.
-struct ExpectedCluster {
-  std::optional<int> members;
-  std::set<std::string> hosts;  // empty: unknown
 };
 
 struct ClusterConsensus {
@@ -73,10 +68,6 @@ struct ClusterConsensus {
 enum class QuorumVerdict { kHealthy, kAtRisk, kLost };
 QuorumVerdict VerdictOf(const ClusterConsensus& c);
 const char* QuorumVerdictName(QuorumVerdict v);
-
-// Nothing to act on: views agree, every named member reports, one leader, the expected size
-// and hosts, and the quorum not lost (nor at risk, but for a cluster of one).
-bool IsHealthy(const ClusterConsensus& c);
 
 // One result per cluster ID among `members` (all of one database).
 std::vector<ClusterConsensus> AnalyzeConsensus(const std::vector<MemberReport>& members,

@@ -19,13 +19,14 @@ std::optional<std::uint64_t> Uint(const rapidjson::Value& o, const char* key) {
 
 }  // namespace
 
-std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::string& source) {
+Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::string& json,
+                                                                const std::string& source) {
   std::vector<MemberReport> out;
   rapidjson::Document d;
   d.Parse<rapidjson::kParseIterativeFlag>(json.c_str(), json.size());
-  if (d.HasParseError() || !d.IsObject() || !d.HasMember("databases") ||
-      !d["databases"].IsArray()) {
-    return out;
+  if (d.HasParseError()) return std::string("not JSON");
+  if (!d.IsObject() || !d.HasMember("databases") || !d["databases"].IsArray()) {
+    return std::string("no \"databases\" array: not an exporter's /status");
   }
   for (const auto& db : d["databases"].GetArray()) {
     if (!db.IsObject()) continue;

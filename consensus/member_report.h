@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
+
 namespace ovn_raft {
 
 struct MemberReport {
@@ -30,8 +32,10 @@ struct MemberReport {
   std::set<std::string> established;
 };
 
-// Decodes the JSON of one exporter's /status into one report per database. Empty on bad JSON.
-std::vector<MemberReport> DecodeStatusJson(const std::string& json, const std::string& source);
+// Decodes the JSON of one exporter's /status into one report per database; the error says why
+// the document is not one.
+Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::string& json,
+                                                                const std::string& source);
 
 // "3.1.0 (2), 3.5.0 (1)" when the members that say their release do not all run the same one;
 // "" otherwise (one release, or none known).

@@ -91,8 +91,8 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   const auto snapshot = coordinator_.Get(Wait(request));
   if (!snapshot) return Unfinished();
-  auto families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
-                                   config_.expectations());
+  auto families =
+      BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(), config_.expected);
   FamilyBuilder b;
   b.Gauge("ovn_raft_exporter_build_info", "Version of ovn-raft-exporter; always 1.",
           {{"version", OVN_RAFT_VERSION}, {"revision", OVN_RAFT_REVISION}}, 1);

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 

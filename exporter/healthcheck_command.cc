@@ -18,8 +18,9 @@ namespace ovn_raft {
 namespace {
 
 std::string DefaultUrl() {
-  const auto config = ParseConfig({}, &ProcessEnv);
-  std::string address = config.config ? config.config->listen_addresses.front().spec : ":10476";
+  const auto parsed = ParseConfig({}, &ProcessEnv);
+  std::string address =
+      parsed.settings ? parsed.settings->listen_addresses.front().spec : kDefaultListenAddress;
   if (address.front() == ':' || address.rfind("0.0.0.0:", 0) == 0) {
     address = "127.0.0.1" + address.substr(address.find(':'));
   }

@@ -12,8 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "base/log.h"
 #include "cli/host_list.h"
-#include "cli/log.h"
 #include "exporter/gzip.h"
 #include "exporter/listen_address.h"
 #include "exporter/tls_context.h"

@@ -39,10 +39,11 @@ struct HttpResponse {
 
 // How the edge holds up against slow or hostile clients (see README, "Under abuse").
 struct HttpServerOptions {
-  int threads = 128;                                // connections served at once (one worker each)
-  std::chrono::milliseconds request_timeout{3000};  // to receive a request (one per connection)
-  std::vector<std::string> allowed_sources;         // IPv4/IPv6 CIDRs; empty: everyone
-  TlsContext* tls = nullptr;                        // HTTPS on every address when set
+  // --web.max-connections and --web.request-timeout (their defaults: exporter/config.cc).
+  int threads = 0;                               // connections served at once (one worker each)
+  std::chrono::milliseconds request_timeout{0};  // to receive a request (one per connection)
+  std::vector<std::string> allowed_sources;      // IPv4/IPv6 CIDRs; empty: everyone
+  TlsContext* tls = nullptr;                     // HTTPS on every address when set
 };
 
 class HttpServer {

@@ -2,7 +2,7 @@
 
 #include <arpa/inet.h>
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 

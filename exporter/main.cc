@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/log.h"
+#include "base/log.h"
 #include "exporter/basic_auth.h"
 #include "exporter/config.h"
 #include "exporter/endpoints.h"
@@ -150,10 +150,10 @@ int main(int argc, char** argv) {
               << ")\n";
     return 0;
   }
-  if (!parsed.config) {
-    std::cerr << "ovn-raft-exporter: " << parsed.error << "\n\n" << ConfigUsage();
+  if (!parsed.settings) {
+    std::cerr << "ovn-raft-exporter: " << parsed.error.value_or("") << "\n\n" << ConfigUsage();
     return 2;
   }
   RestartWithoutThreadCaches(argv);
-  return Serve(*parsed.config, parsed.warnings);
+  return Serve(*parsed.settings, parsed.warnings);
 }

@@ -2,7 +2,7 @@
 
 // Why the exporter cannot start as configured (a web config file it cannot use, an address it
 // cannot listen on): reported once at start-up and the process exits; never a read error of a
-// database, which has its own codes (ovsdb/result.h).
+// database, which has its own codes (ovsdb/read_error.h).
 
 #include <string>
 

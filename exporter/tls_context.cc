@@ -10,7 +10,7 @@
 #include <chrono>
 #include <mutex>
 
-#include "cli/log.h"
+#include "base/log.h"
 #include "exporter/tls_names.h"
 #endif
 

@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
+#include "base/result.h"
 #include "exporter/setup_error.h"
 #include "exporter/web_config.h"
-#include "ovsdb/result.h"
 
 namespace ovn_raft {
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/strings.h"
 #include "exporter/tls_names.h"
-#include "parsers/numbers.h"
 
 namespace ovn_raft {
 namespace {

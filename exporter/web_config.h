@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "exporter/setup_error.h"
-#include "ovsdb/result.h"
 
 namespace ovn_raft {
 

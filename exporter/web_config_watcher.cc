@@ -2,7 +2,7 @@
 
 #include <sys/stat.h>
 
-#include "cli/log.h"
+#include "base/log.h"
 #include "exporter/web_config.h"
 
 namespace ovn_raft {

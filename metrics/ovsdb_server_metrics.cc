@@ -68,8 +68,9 @@ void AddOvsdbServerMetrics(const DatabaseReading& r, FamilyBuilder& b) {
   }
   if (r.log_uncompacted_since) {
     b.Gauge("ovn_raft_log_uncompacted_since_timestamp_seconds",
-            "The Raft log has not been compacted into a snapshot since at least this time: when "
-            "the exporter last saw its first index move, or its connection to the server opened.",
+            "The Raft log has held entries not compacted into a snapshot since at least this "
+            "time: when the exporter last saw the log empty or its first index move, or its "
+            "connection to the server opened.",
             db, Seconds(*r.log_uncompacted_since));
   }
   if (r.memory) {

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include "base/strings.h"
 #include "metrics/family_builder.h"
-#include "parsers/numbers.h"
 
 namespace ovn_raft {
 namespace {

@@ -27,14 +27,14 @@ class RaftMetrics {
  public:
   RaftMetrics(const Snapshot& snapshot) : now_ms_(ToMs(snapshot.taken_at)) {}
 
-  void Database(const DatabaseReading& r, const Expectations& expected) {
+  void Database(const DatabaseReading& r, const ExpectedCluster& expected) {
     const Labels db{{"db", r.target.name}};
-    if (expected.members > 0) {
+    if (expected.size() > 0) {
       b_.Gauge(
           "ovn_raft_expected_members",
           "Members the operator expects in this cluster (--cluster.expected-members, or the number "
           "of --cluster.expected-hosts).",
-          db, expected.members);
+          db, expected.size());
     }
     for (const auto& host : expected.hosts) {
       b_.Gauge(
@@ -309,7 +309,7 @@ class RaftMetrics {
 std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
                                                        const ErrorCounts& errors,
                                                        std::uint64_t rounds,
-                                                       const Expectations& expected) {
+                                                       const ExpectedCluster& expected) {
   RaftMetrics m(snapshot);
   for (const auto& db : snapshot.databases) m.Database(db, expected);
   m.Errors(snapshot.databases, errors);

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "metrics/expectations.h"
+#include "consensus/expected_cluster.h"
 #include "metrics/metric_family.h"
 #include "reader/error_counts.h"
 #include "reader/snapshot.h"
@@ -18,6 +18,6 @@ namespace ovn_raft {
 std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
                                                        const ErrorCounts& errors,
                                                        std::uint64_t rounds,
-                                                       const Expectations& expected = {});
+                                                       const ExpectedCluster& expected = {});
 
 }  // namespace ovn_raft

@@ -554,11 +554,11 @@
                 )
               )
               or
-              (
-                max by (%(cluster)s, member_id) (
-                  label_replace(ovn_raft_instance:server_info:max, "member_id", "$1", "server_id", "(.+)")
+              max by (%(cluster)s, member_id) (
+                label_replace(
+                  ovn_raft_instance:server_info:max unless on (%(cluster)s) (ovn_raft_cluster:connected_members:count > 0),
+                  "member_id", "$1", "server_id", "(.+)"
                 )
-                unless on (%(cluster)s) (ovn_raft_cluster:connected_members:count > 0)
               )
             ||| % $._config.labels,
           },
@@ -753,17 +753,14 @@
             ||| % $._config.labels,
           },
           {
-            // Members whose log holds entries and has gone longer without compaction than
+            // Members whose log has held entries for longer without compaction than
             // ovsdb-server ever lets it (logCompactionOverdueSeconds), with how long, as their
-            // exporter saw it (OVNRaftLogNotCompacted). Empty while every log compacts in time.
+            // exporter saw it (OVNRaftLogNotCompacted; the exporter restarts the clock while the
+            // log is empty). Empty while every log compacts in time.
             record: 'ovn_raft_cluster_member:log_compaction_overdue:seconds',
             expr: |||
               max by (%(cluster)s, server_id, host) (
-                (
-                  (time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s} > %(logCompactionOverdueSeconds)s)
-                    and on (%(member)s)
-                  (ovn_raft_log_next_index{%(selector)s} > ovn_raft_log_first_index{%(selector)s})
-                )
+                (time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s} > %(logCompactionOverdueSeconds)s)
                   * on (%(member)s) group_left (cluster_id, server_id, host)
                 ovn_raft_instance:server_info:max
               )

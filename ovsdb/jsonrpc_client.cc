@@ -34,7 +34,7 @@ bool WaitFor(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-Result<int> Connect(const std::string& path, Clock::time_point deadline) {
+ReadResult<int> Connect(const std::string& path, Clock::time_point deadline) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (path.size() >= sizeof(addr.sun_path)) {
@@ -133,7 +133,7 @@ std::optional<Error> JsonRpcConnection::Start(std::string request, int id,
   return error;
 }
 
-std::optional<Result<JsonMessage>> JsonRpcConnection::Extract(const CallOptions& options) {
+std::optional<ReadResult<JsonMessage>> JsonRpcConnection::Extract(const CallOptions& options) {
   // Several messages may be queued; consume each complete one until ours appears. The
   // consumed bytes go in one erase at the end: one erase per message made a flood of tiny
   // messages quadratic (a full core).
@@ -143,16 +143,16 @@ std::optional<Result<JsonMessage>> JsonRpcConnection::Extract(const CallOptions&
     const std::string_view rest = std::string_view(buffer_).substr(consumed);
     const auto state = framer_.Scan(rest);
     if (state == JsonFramer::State::kInvalid) {
-      return Result<JsonMessage>(
+      return ReadResult<JsonMessage>(
           Error{ErrorCode::kInvalidJson, "reply is not a JSON object: \"" + Excerpt(rest) + "\""});
     }
     if (state == JsonFramer::State::kIncomplete) break;
     auto message = ParseJsonMessage(rest.substr(0, framer_.message_end()));
     consumed += framer_.message_end();
     framer_ = JsonFramer();
-    if (!message) return Result<JsonMessage>(message.error());
+    if (!message) return ReadResult<JsonMessage>(message.error());
     auto kind = ClassifyMessage(message.value(), id_);
-    if (!kind) return Result<JsonMessage>(kind.error());
+    if (!kind) return ReadResult<JsonMessage>(kind.error());
     if (kind.value() == MessageKind::kReplyToUs) {
       compact();
       return message;
@@ -160,15 +160,15 @@ std::optional<Result<JsonMessage>> JsonRpcConnection::Extract(const CallOptions&
   }
   compact();
   if (buffer_.size() > options.max_reply_bytes) {
-    return Result<JsonMessage>(Error{
+    return ReadResult<JsonMessage>(Error{
         ErrorCode::kReplyTooLarge,
         "reply from " + path_ + " exceeds " + std::to_string(options.max_reply_bytes) + " bytes"});
   }
   return std::nullopt;
 }
 
-std::optional<Result<JsonMessage>> JsonRpcConnection::OnReadable(const CallOptions& options,
-                                                                 Clock::time_point deadline) {
+std::optional<ReadResult<JsonMessage>> JsonRpcConnection::OnReadable(const CallOptions& options,
+                                                                     Clock::time_point deadline) {
   const ssize_t n = recv(fd_, chunk_.get(), kChunkBytes, MSG_DONTWAIT);
   if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
   if (n <= 0) {
@@ -176,15 +176,16 @@ std::optional<Result<JsonMessage>> JsonRpcConnection::OnReadable(const CallOptio
     if (reused_ && !received_ && (n == 0 || err == ECONNRESET)) {
       // The server closed the kept connection before this call: reconnect and resend once.
       Close();
-      if (auto error = Send(deadline)) return Result<JsonMessage>(*error);
+      if (auto error = Send(deadline)) return ReadResult<JsonMessage>(*error);
       reused_ = false;
       return std::nullopt;
     }
     if (n < 0)
-      return Result<JsonMessage>(SystemError(ErrorCode::kConnectionClosed, "recv " + path_, err));
-    return Result<JsonMessage>(Error{ErrorCode::kConnectionClosed,
-                                     "connection closed by " + path_ + " after " +
-                                         std::to_string(buffer_.size()) + " bytes of reply"});
+      return ReadResult<JsonMessage>(
+          SystemError(ErrorCode::kConnectionClosed, "recv " + path_, err));
+    return ReadResult<JsonMessage>(Error{ErrorCode::kConnectionClosed,
+                                         "connection closed by " + path_ + " after " +
+                                             std::to_string(buffer_.size()) + " bytes of reply"});
   }
   received_ = true;
   buffer_.append(chunk_.get(), static_cast<std::size_t>(n));
@@ -217,7 +218,7 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
     std::vector<JsonRpcCall*> still;
     for (std::size_t i = 0; i < open.size(); ++i) {
       auto* call = open[i];
-      std::optional<Result<JsonMessage>> done;
+      std::optional<ReadResult<JsonMessage>> done;
       if (fds[i].revents != 0) done = call->connection->OnReadable(options, deadline);
       if (!done) {
         still.push_back(call);
@@ -248,7 +249,7 @@ JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
   return call;
 }
 
-Result<std::string> UnixctlResult(const JsonRpcCall& call) {
+ReadResult<std::string> UnixctlResult(const JsonRpcCall& call) {
   if (!call.reply) return call.reply.error();
   return DecodeUnixctlReply(call.reply.value());
 }
@@ -261,7 +262,7 @@ JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock) {
   return call;
 }
 
-Result<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call) {
+ReadResult<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call) {
   if (!call.reply) return call.reply.error();
   return DecodeServerDatabaseReply(call.reply.value());
 }

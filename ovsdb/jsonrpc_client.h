@@ -14,7 +14,7 @@
 
 #include "ovsdb/jsonrpc_framing.h"
 #include "ovsdb/jsonrpc_message.h"
-#include "ovsdb/result.h"
+#include "ovsdb/read_error.h"
 #include "parsers/server_database.h"
 
 namespace ovn_raft {
@@ -50,10 +50,10 @@ class JsonRpcConnection {
   // Connects when needed and sends; an error ends the call.
   std::optional<Error> Start(std::string request, int id, Clock::time_point deadline);
   // Reads what the socket has; a value once the call is over (parsed reply or error).
-  std::optional<Result<JsonMessage>> OnReadable(const CallOptions& options,
-                                                Clock::time_point deadline);
+  std::optional<ReadResult<JsonMessage>> OnReadable(const CallOptions& options,
+                                                    Clock::time_point deadline);
   // Our reply, if it is already buffered.
-  std::optional<Result<JsonMessage>> Extract(const CallOptions& options);
+  std::optional<ReadResult<JsonMessage>> Extract(const CallOptions& options);
   // Drops the connection (after any failure: the next call starts afresh).
   void Close();
 
@@ -80,7 +80,7 @@ struct JsonRpcCall {
   JsonRpcConnection* connection = nullptr;
   std::string request;
   int id = 0;
-  Result<JsonMessage> reply = Error{ErrorCode::kTimeout, "not run"};
+  ReadResult<JsonMessage> reply = Error{ErrorCode::kTimeout, "not run"};
   std::chrono::steady_clock::time_point done_at;  // when the reply or the error came
 };
 
@@ -92,8 +92,8 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
 // Requests and replies of the two calls the exporter makes.
 JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
                            const std::vector<std::string>& params);
-Result<std::string> UnixctlResult(const JsonRpcCall& call);
+ReadResult<std::string> UnixctlResult(const JsonRpcCall& call);
 JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock);
-Result<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call);
+ReadResult<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call);
 
 }  // namespace ovn_raft

@@ -14,7 +14,7 @@ using rapidjson::Value;
 
 }  // namespace
 
-Result<JsonMessage> ParseJsonMessage(std::string_view message) {
+ReadResult<JsonMessage> ParseJsonMessage(std::string_view message) {
   rapidjson::Document doc;
   // Iterative: the recursive default would let a reply nested ~100 deep overflow a civetweb
   // worker's 100 KiB stack. (The document's pool allocator frees it without recursing.)
@@ -110,7 +110,7 @@ std::string EncodeServerDatabaseSelect(int id) {
          std::to_string(id) + "}";
 }
 
-Result<MessageKind> ClassifyMessage(const JsonMessage& d, int id) {
+ReadResult<MessageKind> ClassifyMessage(const JsonMessage& d, int id) {
   // Requests and notifications from the server (e.g. an "echo" probe) are not replies.
   if (d.HasMember("method")) return MessageKind::kOther;
   const auto it = d.FindMember("id");
@@ -119,7 +119,7 @@ Result<MessageKind> ClassifyMessage(const JsonMessage& d, int id) {
   return MessageKind::kOther;
 }
 
-Result<std::string> DecodeUnixctlReply(const JsonMessage& d) {
+ReadResult<std::string> DecodeUnixctlReply(const JsonMessage& d) {
   if (auto error = ReplyError(d)) return Error{ErrorCode::kRpcError, *error};
   const auto it = d.FindMember("result");
   if (it == d.MemberEnd() || !it->value.IsString()) {
@@ -128,7 +128,7 @@ Result<std::string> DecodeUnixctlReply(const JsonMessage& d) {
   return std::string(it->value.GetString(), it->value.GetStringLength());
 }
 
-Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(const JsonMessage& d) {
+ReadResult<std::vector<ServerDatabase>> DecodeServerDatabaseReply(const JsonMessage& d) {
   if (auto error = ReplyError(d)) return Error{ErrorCode::kRpcError, *error};
   const auto result = d.FindMember("result");
   if (result == d.MemberEnd() || !result->value.IsArray() || result->value.Empty() ||

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ovsdb/result.h"
+#include "ovsdb/read_error.h"
 #include "parsers/server_database.h"
 
 namespace ovn_raft {
@@ -23,16 +23,16 @@ std::string EncodeServerDatabaseSelect(int id);
 
 // One framed message, parsed once: classified, then decoded, from the same document.
 using JsonMessage = rapidjson::Document;
-Result<JsonMessage> ParseJsonMessage(std::string_view message);
+ReadResult<JsonMessage> ParseJsonMessage(std::string_view message);
 
 // What a message is to a caller waiting for reply `id`.
 enum class MessageKind { kReplyToUs, kOther };
-Result<MessageKind> ClassifyMessage(const JsonMessage& message, int id);
+ReadResult<MessageKind> ClassifyMessage(const JsonMessage& message, int id);
 
 // The "result" string of a unixctl reply, or kRpcError with the server's "error" text.
-Result<std::string> DecodeUnixctlReply(const JsonMessage& message);
+ReadResult<std::string> DecodeUnixctlReply(const JsonMessage& message);
 
 // The rows of the _Server.Database select, or the error the server or the JSON gave.
-Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(const JsonMessage& message);
+ReadResult<std::vector<ServerDatabase>> DecodeServerDatabaseReply(const JsonMessage& message);
 
 }  // namespace ovn_raft

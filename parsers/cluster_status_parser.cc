@@ -2,9 +2,9 @@
 
 #include <string>
 
+#include "base/strings.h"
 #include "parsers/address.h"
 #include "parsers/connections_parser.h"
-#include "parsers/numbers.h"
 #include "parsers/server_entry_parser.h"
 
 namespace ovn_raft {

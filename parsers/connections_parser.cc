@@ -1,6 +1,6 @@
 #include "parsers/connections_parser.h"
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 

@@ -1,6 +1,6 @@
 #include "parsers/memory_usage.h"
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 namespace {

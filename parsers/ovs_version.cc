@@ -1,6 +1,6 @@
 #include "parsers/ovs_version.h"
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 namespace {

@@ -1,7 +1,7 @@
 #include "parsers/server_entry_parser.h"
 
+#include "base/strings.h"
 #include "parsers/address.h"
-#include "parsers/numbers.h"
 
 namespace ovn_raft {
 namespace {

@@ -1,6 +1,6 @@
 #include "parsers/storage_status.h"
 
-#include "parsers/numbers.h"
+#include "base/strings.h"
 
 namespace ovn_raft {
 namespace {

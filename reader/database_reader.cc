@@ -149,14 +149,13 @@ void DatabaseReader::Observe(Slot& slot, std::chrono::system_clock::time_point n
   if (slot.seen_since_connects != slot.ctl.connects()) {
     slot.seen_since_connects = slot.ctl.connects();
     slot.seen_since = now;
-    slot.log_first_index.reset();
+    slot.log_clock.Reset();
   }
   r.server_seen_since = slot.seen_since;
-  const auto first = r.status ? r.status->log_first_index : std::nullopt;
-  if (!first) return;
-  if (first != slot.log_first_index) slot.uncompacted_since = now;
-  slot.log_first_index = first;
-  r.log_uncompacted_since = slot.uncompacted_since;
+  if (r.status && r.status->log_first_index) {
+    r.log_uncompacted_since =
+        slot.log_clock.Observe(now, *r.status->log_first_index, r.status->log_next_index);
+  }
 }
 
 void DatabaseReader::ReadVersions(std::chrono::steady_clock::time_point deadline) {

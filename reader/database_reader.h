@@ -18,6 +18,7 @@
 
 #include "ovsdb/jsonrpc_client.h"
 #include "reader/database_target.h"
+#include "reader/log_compaction_clock.h"
 #include "reader/snapshot.h"
 
 namespace ovn_raft {
@@ -53,10 +54,7 @@ class DatabaseReader {
     // When ctl's current connection opened: the server has run, unrestarted, at least since.
     std::chrono::system_clock::time_point seen_since;
     std::uint64_t seen_since_connects = 0;  // ctl.connects() then
-    // The log's first index as last read, and since when it has not moved on this connection:
-    // the server has not compacted its log since at least then.
-    std::optional<std::uint64_t> log_first_index;
-    std::chrono::system_clock::time_point uncompacted_since;
+    LogCompactionClock log_clock;  // since when the log's entries have waited, on this connection
   };
 
   // Updates what the slot has seen of its server's run and log with this round's reading.

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "cli/log.h"
+#include "base/log.h"
 
 namespace ovn_raft {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ovsdb/result.h"
+#include "ovsdb/read_error.h"
 #include "parsers/cluster_status.h"
 #include "parsers/memory_usage.h"
 #include "parsers/server_database.h"

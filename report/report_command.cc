@@ -10,22 +10,23 @@
 #include <vector>
 
 #include "cli/duration.h"
-#include "cli/flags.h"
-#include "cli/host_list.h"
+#include "cli/expected_cluster_flags.h"
+#include "cli/flag_table.h"
 #include "consensus/consensus.h"
+#include "consensus/database_health.h"
 #include "consensus/member_report.h"
 #include "http_client/http_get.h"
-#include "parsers/numbers.h"
 
 namespace ovn_raft {
 namespace {
 
-// GET URL/status; "" with `error` set on failure.
-std::string FetchStatus(const std::string& base, long timeout_ms, std::string* error) {
+// GET URL/status: the body, or why not.
+Result<std::string, std::string> FetchStatus(const std::string& base, long timeout_ms) {
   const auto r = HttpGet(base + "/status", {.user_password = "", .timeout_ms = timeout_ms});
-  if (r.status == 0) *error = r.error;
-  if (r.status != 0 && r.status != 200) *error = "HTTP " + std::to_string(r.status);
-  return error->empty() ? r.body : "";
+  if (r.status == 0) return Result<std::string, std::string>::Failure(r.error);
+  if (r.status != 200)
+    return Result<std::string, std::string>::Failure("HTTP " + std::to_string(r.status));
+  return r.body;
 }
 
 std::string Or(const std::string& s, const char* fallback) { return s.empty() ? fallback : s; }
@@ -125,31 +126,40 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
 
 const char kEnvPrefix[] = "OVN_RAFT_REPORT_";
 
-const std::vector<FlagSpec>& Flags() {
-  static const std::vector<FlagSpec> flags = {
-      {"cluster.expected-members",
-       "Members each cluster should have (default: unset).",
-       {"expected-members"}},
-      {"cluster.expected-hosts",
-       "Hosts the members should run on, comma- or space-separated IPs or DNS names (Kube-OVN's "
-       "NODE_IPS); the expected size when --cluster.expected-members is unset.",
-       {"expected-hosts"}},
-      {"web.timeout", "Deadline for each exporter's /status, e.g. 5s (default 5s)."},
-  };
-  return flags;
+struct ReportSettings {
+  ExpectedCluster expected;
+  std::chrono::milliseconds timeout{0};
+};
+
+const std::vector<Flag<ReportSettings>>& Table() {
+  static const std::vector<Flag<ReportSettings>> table = [] {
+    auto t = ExpectedClusterFlags(&ReportSettings::expected);
+    t.push_back({.spec = {.name = "web.timeout", .help = "Deadline for each exporter's /status."},
+                 .defaults = {"5s"},
+                 .set = [](ReportSettings& r, const std::string& v) -> std::optional<std::string> {
+                   const auto d = ParseDuration(v);
+                   if (!d || d->count() == 0) return "expected a duration, got \"" + v + "\"";
+                   r.timeout = *d;
+                   return std::nullopt;
+                 }});
+    return t;
+  }();
+  return table;
 }
 
 std::string Usage() {
   return "usage: ovn-raft-report [FLAGS] EXPORTER_URL...\n\n"
          "Fetches every member's /status and prints the cluster-wide analysis; exits 1 when a\n"
          "cluster is unhealthy.\n\nFlags (each also read from the environment variable shown):\n" +
-         FlagsUsage(Flags(), kEnvPrefix);
+         FlagsUsage(Specs(Table()), kEnvPrefix);
 }
 
 }  // namespace
 
+std::vector<FlagSpec> ReportFlags() { return Specs(Table()); }
+
 int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
-  const ParsedFlags flags = ParseFlags(Flags(), args, env, kEnvPrefix, true);
+  const auto flags = ParseSettings(Table(), args, env, kEnvPrefix, true);
   if (flags.help) {
     std::cout << Usage();
     return 0;
@@ -160,45 +170,28 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
     return 0;
   }
   for (const auto& w : flags.warnings) std::cerr << "ovn-raft-report: " << w << "\n";
-  std::string error = flags.error;
-  ExpectedCluster expected;
-  long timeout_ms = 5000;
-  for (const auto& f : flags.values) {
-    if (!error.empty()) break;
-    if (f.name == "cluster.expected-members") {
-      const auto n = ParseUint(f.value);
-      if (!n || *n > 99)
-        error = f.where + ": expected a number of members, got \"" + f.value + "\"";
-      if (n && *n > 0) expected.members = static_cast<int>(*n);
-    } else if (f.name == "cluster.expected-hosts") {
-      const auto hosts = ParseHostList(f.value);
-      if (!hosts) error = f.where + ": expected IPs or DNS names, got \"" + f.value + "\"";
-      if (hosts) expected.hosts.insert(hosts->begin(), hosts->end());
-    } else if (f.name == "web.timeout") {
-      const auto d = ParseDuration(f.value);
-      if (!d || d->count() == 0) error = f.where + ": expected a duration, got \"" + f.value + "\"";
-      if (d) timeout_ms = static_cast<long>(d->count());
-    }
-  }
-  if (error.empty() && flags.positional.empty()) error = "no exporter URL given";
-  if (!error.empty()) {
-    std::cerr << "ovn-raft-report: " << error << "\n\n" << Usage();
+  std::optional<std::string> error = flags.error;
+  if (!error && flags.positional.empty()) error = "no exporter URL given";
+  if (error) {
+    std::cerr << "ovn-raft-report: " << *error << "\n\n" << Usage();
     return 2;
   }
-  if (!expected.members && !expected.hosts.empty()) {
-    expected.members = static_cast<int>(expected.hosts.size());
-  }
+  const ExpectedCluster& expected = flags.settings->expected;
+  const long timeout_ms = static_cast<long>(flags.settings->timeout.count());
   bool healthy = true;
   std::map<std::string, std::vector<MemberReport>> by_db;
   for (const auto& url : flags.positional) {
-    std::string fetch_error;
-    const std::string json = FetchStatus(url, timeout_ms, &fetch_error);
-    const auto reports = DecodeStatusJson(json, url);
-    if (reports.empty()) {
-      std::printf("%s: unreachable (%s)\n", url.c_str(), Or(fetch_error, "bad /status").c_str());
+    const auto body = FetchStatus(url, timeout_ms);
+    const auto reports =
+        body ? DecodeStatusJson(body.value(), url)
+             : Result<std::vector<MemberReport>, std::string>::Failure(body.error());
+    if (!reports || reports.value().empty()) {
+      std::printf("%s: unreachable (%s)\n", url.c_str(),
+                  (reports ? std::string("no database") : reports.error()).c_str());
       healthy = false;
+      continue;
     }
-    for (const auto& r : reports) by_db[r.db].push_back(r);
+    for (const auto& r : reports.value()) by_db[r.db].push_back(r);
   }
 
   for (const auto& [db, members] : by_db) {
@@ -208,7 +201,6 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
     for (const auto& m : members) {
       if (!m.up) {
         std::printf("  %-6s %s: %s\n", "?", m.source.c_str(), Or(m.error, "down").c_str());
-        healthy = false;
         continue;
       }
       std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7zu %-9s %s\n", m.server_id.c_str(),
@@ -225,13 +217,12 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
     const auto clusters = AnalyzeConsensus(members, expected);
     if (clusters.size() > 1) {
       std::printf("  CLUSTER ID SPLIT: %zu cluster IDs among the members\n", clusters.size());
-      healthy = false;
     }
     const std::string ctl = CtlPath(db, members);
-    for (const auto& c : clusters) {
-      PrintConsensus(db, ctl, c);
-      healthy = IsHealthy(c) && healthy;
-    }
+    for (const auto& c : clusters) PrintConsensus(db, ctl, c);
+    const auto problems = DatabaseProblems(members, clusters);
+    for (const auto& p : problems) std::printf("  needs attention: %s\n", p.c_str());
+    healthy = healthy && problems.empty();
   }
   return healthy ? 0 : 1;
 }

@@ -13,4 +13,7 @@ namespace ovn_raft {
 // bad flags.
 int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env);
 
+// The report's flags, with their defaults as --help and the README show them.
+std::vector<FlagSpec> ReportFlags();
+
 }  // namespace ovn_raft

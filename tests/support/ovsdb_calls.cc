@@ -2,9 +2,9 @@
 
 namespace ovn_raft {
 
-Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
-                                const std::vector<std::string>& params,
-                                const CallOptions& options) {
+ReadResult<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
+                                    const std::vector<std::string>& params,
+                                    const CallOptions& options) {
   JsonRpcConnection connection(ctl_path);
   std::vector<JsonRpcCall> calls;
   calls.push_back(UnixctlRequest(connection, method, params));
@@ -12,8 +12,8 @@ Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view me
   return UnixctlResult(calls[0]);
 }
 
-Result<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
-                                                          const CallOptions& options) {
+ReadResult<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
+                                                              const CallOptions& options) {
   JsonRpcConnection connection(db_socket_path);
   std::vector<JsonRpcCall> calls;
   calls.push_back(ServerDatabasesRequest(connection));
@@ -21,19 +21,19 @@ Result<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_
   return ServerDatabasesResult(calls[0]);
 }
 
-Result<MessageKind> ClassifyMessage(std::string_view message, int id) {
+ReadResult<MessageKind> ClassifyMessage(std::string_view message, int id) {
   auto doc = ParseJsonMessage(message);
   if (!doc) return doc.error();
   return ClassifyMessage(doc.value(), id);
 }
 
-Result<std::string> DecodeUnixctlReply(std::string_view message) {
+ReadResult<std::string> DecodeUnixctlReply(std::string_view message) {
   auto doc = ParseJsonMessage(message);
   if (!doc) return doc.error();
   return DecodeUnixctlReply(doc.value());
 }
 
-Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(std::string_view message) {
+ReadResult<std::vector<ServerDatabase>> DecodeServerDatabaseReply(std::string_view message) {
   auto doc = ParseJsonMessage(message);
   if (!doc) return doc.error();
   return DecodeServerDatabaseReply(doc.value());

@@ -12,13 +12,14 @@
 
 namespace ovn_raft {
 
-Result<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
-                                const std::vector<std::string>& params, const CallOptions& options);
-Result<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
-                                                          const CallOptions& options);
+ReadResult<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
+                                    const std::vector<std::string>& params,
+                                    const CallOptions& options);
+ReadResult<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
+                                                              const CallOptions& options);
 
-Result<MessageKind> ClassifyMessage(std::string_view message, int id);
-Result<std::string> DecodeUnixctlReply(std::string_view message);
-Result<std::vector<ServerDatabase>> DecodeServerDatabaseReply(std::string_view message);
+ReadResult<MessageKind> ClassifyMessage(std::string_view message, int id);
+ReadResult<std::string> DecodeUnixctlReply(std::string_view message);
+ReadResult<std::vector<ServerDatabase>> DecodeServerDatabaseReply(std::string_view message);
 
 }  // namespace ovn_raft

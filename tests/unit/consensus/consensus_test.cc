@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "consensus/database_health.h"
+
 namespace ovn_raft {
 namespace {
 

@@ -23,7 +23,9 @@ TEST(MemberReportTest, StatusDocumentRoundTrip) {
   sb.status_error = Error{ErrorCode::kTimeout, "no complete reply"};
   s.databases = {nb, sb};
 
-  const auto reports = DecodeStatusJson(SnapshotToJson(s), "http://a:9476");
+  const auto decoded = DecodeStatusJson(SnapshotToJson(s), "http://a:9476");
+  ASSERT_TRUE(decoded) << decoded.error();
+  const auto& reports = decoded.value();
   ASSERT_EQ(reports.size(), 2u);
   const MemberReport& r = reports[0];
   const ClusterStatus& st = *nb.status;
@@ -48,6 +50,19 @@ TEST(MemberReportTest, StatusDocumentRoundTrip) {
   EXPECT_FALSE(reports[1].up);
   EXPECT_EQ(reports[1].error, "no complete reply");
   EXPECT_EQ(reports[1].ovs_version, "");
+}
+
+// What is not an exporter's /status says why, rather than reading as "no databases".
+TEST(MemberReportTest, NotAStatusDocumentSaysWhy) {
+  const auto garbage = DecodeStatusJson("<html>502 Bad Gateway</html>", "http://a:9476");
+  ASSERT_FALSE(garbage);
+  EXPECT_EQ(garbage.error(), "not JSON");
+  const auto other = DecodeStatusJson(R"({"status":"success","data":[]})", "http://a:9476");
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().find("not an exporter's /status"), std::string::npos);
+  const auto none = DecodeStatusJson(R"({"databases":[]})", "http://a:9476");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none.value().empty());
 }
 
 TEST(MemberReportTest, MixedReleasesNamesEachWithItsCount) {

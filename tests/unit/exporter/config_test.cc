@@ -33,8 +33,8 @@ TEST(DurationTest, Units) {
 
 TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
   const auto r = Parse({});
-  ASSERT_TRUE(r.config.has_value()) << r.error;
-  const Config& c = *r.config;
+  ASSERT_TRUE(r.settings.has_value()) << r.error.value_or("");
+  const Config& c = *r.settings;
   ASSERT_EQ(c.listen_addresses.size(), 1u);
   EXPECT_EQ(c.listen_addresses[0].spec, ":10476");
   EXPECT_EQ(c.telemetry_path, "/metrics");
@@ -45,6 +45,12 @@ TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
   EXPECT_EQ(c.databases[0].ctl_path, "/var/run/ovn/ovnnb_db.ctl");
   EXPECT_EQ(c.databases[0].sock_path, "/var/run/ovn/ovnnb_db.sock");
   EXPECT_EQ(c.databases[1].ctl_path, "/var/run/ovn/ovnsb_db.ctl");
+  EXPECT_EQ(c.web_max_connections, 256);
+  EXPECT_EQ(c.web_request_timeout, std::chrono::seconds(2));
+  EXPECT_EQ(c.max_reply_bytes, 8u << 20);
+  EXPECT_EQ(c.max_members, 256u);
+  EXPECT_EQ(c.expected.size(), 0);
+  EXPECT_EQ(c.log_level, LogLevel::kInfo);
 }
 
 TEST(ConfigTest, FlagsInBothForms) {
@@ -53,18 +59,18 @@ TEST(ConfigTest, FlagsInBothForms) {
              "--ovsdb.timeout=500ms", "--ovsdb.min-interval=0", "--log.level=debug",
              "--log.format=json", "--ovsdb.database=OVN_IC_Northbound=/run/ic.ctl,/run/ic.sock",
              "--cluster.expected-members=3"});
-  ASSERT_TRUE(r.config.has_value()) << r.error;
-  EXPECT_EQ(r.config->listen_addresses.at(0).spec, "127.0.0.1:9999");
-  EXPECT_EQ(r.config->telemetry_path, "/m");
-  EXPECT_EQ(r.config->timeout, std::chrono::milliseconds(500));
-  EXPECT_EQ(r.config->min_interval, std::chrono::milliseconds(0));
-  EXPECT_EQ(r.config->log_level, LogLevel::kDebug);
-  EXPECT_EQ(r.config->log_format, LogFormat::kJson);
+  ASSERT_TRUE(r.settings.has_value()) << r.error.value_or("");
+  EXPECT_EQ(r.settings->listen_addresses.at(0).spec, "127.0.0.1:9999");
+  EXPECT_EQ(r.settings->telemetry_path, "/m");
+  EXPECT_EQ(r.settings->timeout, std::chrono::milliseconds(500));
+  EXPECT_EQ(r.settings->min_interval, std::chrono::milliseconds(0));
+  EXPECT_EQ(r.settings->log_level, LogLevel::kDebug);
+  EXPECT_EQ(r.settings->log_format, LogFormat::kJson);
   EXPECT_TRUE(r.warnings.empty());
-  EXPECT_EQ(r.config->expected_members, 3);
-  ASSERT_EQ(r.config->databases.size(), 1u);  // given once, it replaces the defaults
-  EXPECT_EQ(r.config->databases[0].name, "OVN_IC_Northbound");
-  EXPECT_EQ(r.config->databases[0].sock_path, "/run/ic.sock");
+  EXPECT_EQ(r.settings->expected.members, 3);
+  ASSERT_EQ(r.settings->databases.size(), 1u);  // given once, it replaces the defaults
+  EXPECT_EQ(r.settings->databases[0].name, "OVN_IC_Northbound");
+  EXPECT_EQ(r.settings->databases[0].sock_path, "/run/ic.sock");
 }
 
 TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
@@ -72,22 +78,22 @@ TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
                        {{"OVN_RAFT_EXPORTER_OVSDB_TIMEOUT", "1s"},
                         {"OVN_RAFT_EXPORTER_WEB_LISTEN_ADDRESS", ":1234"},
                         {"OVN_RAFT_EXPORTER_OVSDB_DATABASE", "A=/a.ctl;B=/b.ctl,/b.sock"}});
-  ASSERT_TRUE(r.config.has_value()) << r.error;
-  EXPECT_EQ(r.config->timeout, std::chrono::seconds(3));
-  EXPECT_EQ(r.config->listen_addresses.at(0).spec, ":1234");
-  ASSERT_EQ(r.config->databases.size(), 2u);
-  EXPECT_EQ(r.config->databases[0].sock_path, "");
-  EXPECT_EQ(r.config->databases[1].sock_path, "/b.sock");
+  ASSERT_TRUE(r.settings.has_value()) << r.error.value_or("");
+  EXPECT_EQ(r.settings->timeout, std::chrono::seconds(3));
+  EXPECT_EQ(r.settings->listen_addresses.at(0).spec, ":1234");
+  ASSERT_EQ(r.settings->databases.size(), 2u);
+  EXPECT_EQ(r.settings->databases[0].sock_path, "");
+  EXPECT_EQ(r.settings->databases[1].sock_path, "/b.sock");
 }
 
 TEST(ConfigTest, ExpectedHostsInKubeOvnsNodeIpsFormat) {
   // NODE_IPS as Kube-OVN writes it, and the same hosts with spaces, brackets and upper case.
   const auto r =
       Parse({}, {{"OVN_RAFT_EXPORTER_CLUSTER_EXPECTED_HOSTS", "10.0.0.3,10.0.0.1,10.0.0.2"}});
-  ASSERT_TRUE(r.config) << r.error;
-  EXPECT_EQ(r.config->expected_hosts,
+  ASSERT_TRUE(r.settings) << r.error.value_or("");
+  EXPECT_EQ(r.settings->expected.hosts,
             (std::vector<std::string>{"10.0.0.1", "10.0.0.2", "10.0.0.3"}));
-  EXPECT_EQ(r.config->expectations().members, 3);  // implied by the hosts
+  EXPECT_EQ(r.settings->expected.size(), 3);  // implied by the hosts
   EXPECT_EQ(ParseHostList(" [FD00::1], fd00::2  node-3.example.com,,"),
             (std::vector<std::string>{"fd00::1", "fd00::2", "node-3.example.com"}));
   EXPECT_EQ(ParseHostList("10.0.0.1 10.0.0.1"), (std::vector<std::string>{"10.0.0.1"}));
@@ -95,31 +101,32 @@ TEST(ConfigTest, ExpectedHostsInKubeOvnsNodeIpsFormat) {
   EXPECT_FALSE(ParseHostList("10.0.0.1/24").has_value());
   // --cluster.expected-members wins over the count of hosts.
   const auto both = Parse({"--cluster.expected-hosts=a,b", "--cluster.expected-members=3"});
-  ASSERT_TRUE(both.config);
-  EXPECT_EQ(both.config->expectations().members, 3);
-  EXPECT_EQ(both.config->expectations().hosts.size(), 2u);
+  ASSERT_TRUE(both.settings);
+  EXPECT_EQ(both.settings->expected.size(), 3);
+  EXPECT_EQ(both.settings->expected.hosts.size(), 2u);
 }
 
 TEST(ConfigTest, ListenAddressesAndSourcesOfEitherFamily) {
   const auto r = Parse({"--web.listen-address=[fd00::5]:10476",
                         "--web.allowed-sources=10.0.0.0/8, fd00::/8, [::1], 192.168.1.5"});
-  ASSERT_TRUE(r.config) << r.error;
-  EXPECT_EQ(r.config->listen_addresses.at(0).spec, "[fd00::5]:10476");
-  EXPECT_EQ(r.config->web_allowed_sources,
+  ASSERT_TRUE(r.settings) << r.error.value_or("");
+  EXPECT_EQ(r.settings->listen_addresses.at(0).spec, "[fd00::5]:10476");
+  EXPECT_EQ(r.settings->web_allowed_sources,
             (std::vector<std::string>{"10.0.0.0/8", "fd00::/8", "::1/128", "192.168.1.5/32"}));
-  EXPECT_TRUE(Parse({"--web.listen-address=[10.0.0.1]:10476"}).config);
+  EXPECT_TRUE(Parse({"--web.listen-address=[10.0.0.1]:10476"}).settings);
   // Repeatable, as the Go exporters' flag: a loopback and the pod address, or both families.
   const auto both = Parse({"--web.listen-address=127.0.0.1:10476",
                            "--web.listen-address=[fd00::5]:10476", "--web.listen-address=[::1]:9"});
-  ASSERT_TRUE(both.config) << both.error;
-  ASSERT_EQ(both.config->listen_addresses.size(), 3u);
-  EXPECT_TRUE(both.config->listen_addresses[1].ipv6);
-  EXPECT_TRUE(Parse({"--web.listen-address=0.0.0.0:1", "--web.listen-address=[::1]:1"}).config);
+  ASSERT_TRUE(both.settings) << both.error.value_or("");
+  ASSERT_EQ(both.settings->listen_addresses.size(), 3u);
+  EXPECT_TRUE(both.settings->listen_addresses[1].ipv6);
+  EXPECT_TRUE(Parse({"--web.listen-address=0.0.0.0:1", "--web.listen-address=[::1]:1"}).settings);
   // Two that would take the same port are refused before civetweb fails on it.
   for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
            {":1", "127.0.0.1:1"}, {"[::]:1", "127.0.0.1:1"}, {"[::1]:1", "[::1]:1"}}) {
     const auto r2 = Parse({"--web.listen-address=" + a, "--web.listen-address=" + b});
-    EXPECT_NE(r2.error.find("both would take port 1"), std::string::npos) << a << " " << b;
+    EXPECT_NE(r2.error.value_or("").find("both would take port 1"), std::string::npos)
+        << a << " " << b;
   }
 }
 
@@ -146,29 +153,31 @@ TEST(ConfigTest, ClearErrors) {
   };
   for (const auto& [args, message] : cases) {
     const auto r = Parse(args);
-    EXPECT_FALSE(r.config.has_value()) << args[0];
-    EXPECT_NE(r.error.find(message), std::string::npos) << args[0] << ": " << r.error;
+    EXPECT_FALSE(r.settings.has_value()) << args[0];
+    EXPECT_NE(r.error.value_or("").find(message), std::string::npos)
+        << args[0] << ": " << r.error.value_or("");
   }
   const auto env = Parse({}, {{"OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL", "soon"}});
-  EXPECT_NE(env.error.find("OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL"), std::string::npos);
+  EXPECT_NE(env.error.value_or("").find("OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL"), std::string::npos);
 }
 
 TEST(ConfigTest, OldSpellingsStillWorkWithAWarning) {
   const auto r =
       Parse({"--timeout=3s", "--database=A=/a.ctl", "--expected-hosts=a,b"},
             {{"OVN_RAFT_EXPORTER_MIN_INTERVAL", "0"}, {"OVN_RAFT_EXPORTER_EXPECTED_MEMBERS", "5"}});
-  ASSERT_TRUE(r.config) << r.error;
-  EXPECT_EQ(r.config->timeout, std::chrono::seconds(3));
-  EXPECT_EQ(r.config->min_interval, std::chrono::milliseconds(0));
-  EXPECT_EQ(r.config->databases.size(), 1u);
-  EXPECT_EQ(r.config->expectations().members, 5);
-  EXPECT_EQ(r.config->expected_hosts.size(), 2u);
+  ASSERT_TRUE(r.settings) << r.error.value_or("");
+  EXPECT_EQ(r.settings->timeout, std::chrono::seconds(3));
+  EXPECT_EQ(r.settings->min_interval, std::chrono::milliseconds(0));
+  EXPECT_EQ(r.settings->databases.size(), 1u);
+  EXPECT_EQ(r.settings->expected.size(), 5);
+  EXPECT_EQ(r.settings->expected.hosts.size(), 2u);
   ASSERT_EQ(r.warnings.size(), 5u);
   EXPECT_EQ(r.warnings[0], "--timeout is deprecated, use --ovsdb.timeout");
   // The new spelling wins over the old one; an error names the spelling to fix.
   const auto both = Parse({"--ovsdb.timeout=1s"}, {{"OVN_RAFT_EXPORTER_TIMEOUT", "9s"}});
-  EXPECT_EQ(both.config->timeout, std::chrono::seconds(1));
-  EXPECT_NE(Parse({"--min-interval=soon"}).error.find("--ovsdb.min-interval"), std::string::npos);
+  EXPECT_EQ(both.settings->timeout, std::chrono::seconds(1));
+  EXPECT_NE(Parse({"--min-interval=soon"}).error.value_or("").find("--ovsdb.min-interval"),
+            std::string::npos);
 }
 
 TEST(ConfigTest, HelpAndVersion) {

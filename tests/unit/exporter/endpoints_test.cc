@@ -25,9 +25,14 @@ Snapshot OneLeader() {
   return s;
 }
 
+// The defaults, as a flagless start makes them.
+Config Defaults() {
+  return *ParseConfig({}, [](const std::string&) { return std::nullopt; }).settings;
+}
+
 struct Fixture {
   ReadCoordinator coordinator{[](auto) { return OneLeader(); }, std::chrono::milliseconds(0)};
-  Config config;
+  Config config = Defaults();
 };
 
 TEST(EndpointsTest, MetricsStatusReadyLanding) {

@@ -168,7 +168,7 @@ TEST(JsonRpcClientTest, DeeplyNestedRepliesDoNotExhaustAWorkerStack) {
   for (const std::string& reply : {R"({"id":0,"result":)" + nested + "}",
                                    R"({"id":0,"result":null,"error":)" + nested + "}"}) {
     FakeUnixServer server([&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, reply); });
-    std::optional<Result<std::string>> r;
+    std::optional<ReadResult<std::string>> r;
     OnWorkerSizedStack(
         [&] { r = UnixctlCall(server.path(), "cluster/status", {"DB"}, Timeout(5000)); });
     ASSERT_TRUE(r.has_value());

@@ -4,8 +4,8 @@
 // code (also the `reason` label of ovn_raft_exporter_errors_total) and a message for the log.
 
 #include <string>
-#include <utility>
-#include <variant>
+
+#include "base/result.h"
 
 namespace ovn_raft {
 
@@ -65,22 +65,8 @@ struct Error {
   std::string message;
 };
 
-// A value or an error: E is a read Error here, another type elsewhere (exporter/setup_error.h).
-template <typename T, typename E = Error>
-class Result {
- public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design, like std::optional
-  Result(E error) : v_(std::move(error)) {}  // NOLINT
-
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  const T& value() const& { return std::get<0>(v_); }
-  T& value() & { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  const E& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, E> v_;
-};
+// A value or a read error.
+template <typename T>
+using ReadResult = Result<T, Error>;
 
 }  // namespace ovn_raft
