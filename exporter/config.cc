@@ -1,7 +1,6 @@
 #include "exporter/config.h"
 
 #include <sstream>
-#include <variant>
 
 #include "base/strings.h"
 #include "cli/duration.h"
@@ -18,9 +17,9 @@ using Error = std::optional<std::string>;
 std::string Quoted(const std::string& value) { return "\"" + value + "\""; }
 
 Error AddListenAddress(Config& c, const std::string& value) {
-  auto parsed = ParseListenAddress(value);
-  if (const auto* error = std::get_if<std::string>(&parsed)) return *error;
-  const ListenAddress& b = std::get<ListenAddress>(parsed);
+  const auto parsed = ParseListenAddress(value);
+  if (!parsed) return parsed.error();
+  const ListenAddress& b = parsed.value();
   for (const auto& a : c.listen_addresses) {
     // [::] takes the port on both families; otherwise a wildcard its own family's.
     const bool dual = (a.ipv6 && a.host.empty()) || (b.ipv6 && b.host.empty());

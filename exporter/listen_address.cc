@@ -12,7 +12,7 @@ std::string ListenAddress::CivetwebPorts() const {
   return ipv6 ? "[" + host + "]:" + p : host + ":" + p;
 }
 
-std::variant<ListenAddress, std::string> ParseListenAddress(const std::string& value) {
+Result<ListenAddress, std::string> ParseListenAddress(const std::string& value) {
   const std::string usage = "expected HOST:PORT, [IPv6]:PORT or :PORT, got \"" + value + "\"";
   const auto colon = value.rfind(':');
   if (colon == std::string::npos) return usage;

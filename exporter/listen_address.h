@@ -9,7 +9,8 @@
 
 #include <cstdint>
 #include <string>
-#include <variant>
+
+#include "base/result.h"
 
 namespace ovn_raft {
 
@@ -23,6 +24,6 @@ struct ListenAddress {
 };
 
 // The address, or a message saying what is wrong with `value`.
-std::variant<ListenAddress, std::string> ParseListenAddress(const std::string& value);
+Result<ListenAddress, std::string> ParseListenAddress(const std::string& value);
 
 }  // namespace ovn_raft

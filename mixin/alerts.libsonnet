@@ -1,11 +1,41 @@
 // Alerts (see RUNBOOK.md). Expressions are templates over _config (mixin/config.libsonnet).
+// Descriptions say $DEPLOYMENT for the deployment labels' values and $VALUE_OF(recorded) for
+// the value of a recorded cluster series of the alert's cluster; one pass (decorate, below)
+// spells them out for the configured labels and adds every alert's runbook_url.
 {
+  local deploymentLabels = $._config.deploymentLabels,
+  local clusterLabels = deploymentLabels + ['db', 'cluster_id'],
+  local deploymentText = std.join('/', ['{{ $labels.%s }}' % l for l in deploymentLabels]),
+  // The value of `metric` for the alert's cluster, by a query in the alert's template.
+  local valueOf(metric) =
+    '{{ with printf `%s{%s}` %s | query }}{{ . | first | value }}{{ end }}' % [
+      metric,
+      std.join(',', ['%s="%%s"' % l for l in clusterLabels]),
+      std.join(' ', ['$labels.' + l for l in clusterLabels]),
+    ],
+  local spellOut(text) =
+    std.strReplace(
+      std.foldl(
+        function(t, m) std.strReplace(t, '$VALUE_OF(%s)' % m, valueOf(m)),
+        ['ovn_raft_cluster:live_members:count', 'ovn_raft_cluster:quorum:size'],
+        text
+      ),
+      '$DEPLOYMENT', deploymentText
+    ),
+  local decorate(alert) = alert {
+    annotations+: {
+      description: spellOut(alert.annotations.description),
+      runbook_url: $._config.runbookURLPattern % std.asciiLower(alert.alert),
+    },
+  },
+
   prometheusAlerts+:: {
     groups+: [
       {
         name: 'ovn-raft.alerts',
         [if $._config.ruleGroupInterval != '' then 'interval']: $._config.ruleGroupInterval,
-        rules: [
+        rules: [decorate(alert) for alert in self.alerts],
+        alerts:: [
           {
             alert: 'OVNRaftExporterDown',
             expr: "up{%(exporterSelector)s} == 0" % $._config.labels,
@@ -14,7 +44,6 @@
             annotations: {
               summary: "An OVN Raft exporter cannot be scraped.",
               description: "Prometheus cannot scrape {{ $labels.instance }} (job {{ $labels.job }}) for 5 minutes: the Raft state of that member is unknown.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftExporterDown'),
             },
           },
           {
@@ -25,7 +54,6 @@
             annotations: {
               summary: "An exporter cannot read its ovsdb-server's Raft status.",
               description: "{{ $labels.instance }} has not read the Raft status of {{ $labels.db }} for 5 minutes; see ovn_raft_exporter_errors_total and /status for the reason.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftDatabaseUnreadable'),
             },
           },
           {
@@ -35,8 +63,7 @@
             labels: { severity: 'critical' },
             annotations: {
               summary: "An OVN Raft cluster has no leader.",
-              description: "No member of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) knows a leader: the database accepts no writes.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftNoLeader'),
+              description: "No member of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) knows a leader: the database accepts no writes.",
             },
           },
           {
@@ -46,8 +73,7 @@
             labels: { severity: 'critical' },
             annotations: {
               summary: "Several members of an OVN Raft cluster claim to lead.",
-              description: "{{ $value }} members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) report the leader role.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMultipleLeaders'),
+              description: "{{ $value }} members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) report the leader role.",
             },
           },
           {
@@ -57,8 +83,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "Members of an OVN Raft cluster follow different leaders.",
-              description: "Members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) name {{ $value }} different leaders.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftLeaderDisagreement'),
+              description: "Members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) name {{ $value }} different leaders.",
             },
           },
           {
@@ -68,8 +93,7 @@
             labels: { severity: 'critical' },
             annotations: {
               summary: "Members of one OVN deployment belong to different Raft clusters.",
-              description: "Members of {{ $labels.db }} in {{ $labels.namespace }} report {{ $value }} different cluster IDs: at least one member was re-created as a cluster of its own.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftClusterIDSplit'),
+              description: "Members of {{ $labels.db }} in $DEPLOYMENT report {{ $value }} different cluster IDs: at least one member was re-created as a cluster of its own.",
             },
           },
           {
@@ -79,8 +103,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "Members of an OVN Raft cluster disagree on its membership.",
-              description: "Members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) hold {{ $value }} different membership views.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMembershipViewsDisagree'),
+              description: "Members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) hold {{ $value }} different membership views.",
             },
           },
           {
@@ -90,8 +113,7 @@
             labels: { severity: 'critical' },
             annotations: {
               summary: "No membership view of an OVN Raft cluster is held by a majority.",
-              description: "No view of the membership of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is shared by a majority of its reporting members.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftNoMajorityView'),
+              description: "No view of the membership of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) is shared by a majority of its reporting members.",
             },
           },
           {
@@ -101,8 +123,7 @@
             labels: { severity: 'critical' },
             annotations: {
               summary: "An OVN Raft cluster has lost quorum.",
-              description: "Only {{ with printf `ovn_raft_cluster:live_members:count{namespace=\"%s\",db=\"%s\",cluster_id=\"%s\"}` $labels.namespace $labels.db $labels.cluster_id | query }}{{ . | first | value }}{{ end }} members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) are alive; the quorum is {{ with printf `ovn_raft_cluster:quorum:size{namespace=\"%s\",db=\"%s\",cluster_id=\"%s\"}` $labels.namespace $labels.db $labels.cluster_id | query }}{{ . | first | value }}{{ end }}.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftQuorumLost'),
+              description: "Only $VALUE_OF(ovn_raft_cluster:live_members:count) members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) are alive; the quorum is $VALUE_OF(ovn_raft_cluster:quorum:size).",
             },
           },
           {
@@ -113,8 +134,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "One more member failure loses the quorum of an OVN Raft cluster.",
-              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) tolerates no further member failure: members are down, or stale IDs have raised the quorum.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftQuorumAtRisk'),
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) tolerates no further member failure: members are down, or stale IDs have raised the quorum.",
             },
           },
           {
@@ -124,8 +144,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft cluster keeps a stale member ID.",
-              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is named by {{ $value }} members but never reports, and its host is claimed by another ID or the cluster is larger than expected. After checking the runbook, remove it from a healthy member: ovs-appctl -t /var/run/ovn/{{ if eq $labels.db \"OVN_Southbound\" }}ovnsb_db{{ else }}ovnnb_db{{ end }}.ctl cluster/kick {{ $labels.db }} {{ $labels.member_id }}",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftStaleMember'),
+              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) is named by {{ $value }} members but never reports, and its host is claimed by another ID or the cluster is larger than expected. After checking the runbook, remove it from a healthy member: ovs-appctl -t /var/run/ovn/{{ if eq $labels.db \"OVN_Southbound\" }}ovnsb_db{{ else }}ovnnb_db{{ end }}.ctl cluster/kick {{ $labels.db }} {{ $labels.member_id }}",
             },
           },
           {
@@ -135,8 +154,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member runs on a host where no member is expected.",
-              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is on {{ $labels.host }}, which is not an expected host (--cluster.expected-hosts or the database pods' nodes); {{ $value }} members name it. A replaced node's old member stays in the cluster until it is kicked.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberOnUnexpectedHost'),
+              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) is on {{ $labels.host }}, which is not an expected host (--cluster.expected-hosts or the database pods' nodes); {{ $value }} members name it. A replaced node's old member stays in the cluster until it is kicked.",
             },
           },
           {
@@ -146,8 +164,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "No OVN Raft member runs on an expected host.",
-              description: "No member's view of {{ $labels.db }} ({{ $labels.namespace }}) names a member on {{ $labels.host }}, an expected host: its member never joined, or joined a cluster of its own.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftExpectedHostWithoutMember'),
+              description: "No member's view of {{ $labels.db }} ($DEPLOYMENT) names a member on {{ $labels.host }}, an expected host: its member never joined, or joined a cluster of its own.",
             },
           },
           {
@@ -173,8 +190,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "A member's view of an OVN Raft cluster differs from the majority's.",
-              description: "Member {{ $labels.server_id }}'s view of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) differs from the majority's on member {{ $labels.member_id }}: {{ $labels.difference }} (this view: {{ $labels.address }}; the majority's: {{ $labels.majority_address }}).",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftViewDiffersFromMajority'),
+              description: "Member {{ $labels.server_id }}'s view of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) differs from the majority's on member {{ $labels.member_id }}: {{ $labels.difference }} (this view: {{ $labels.address }}; the majority's: {{ $labels.majority_address }}).",
             },
           },
           {
@@ -189,8 +205,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "A member of an OVN Raft cluster does not report.",
-              description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is named by {{ $value }} members but no exporter reports it: the member or its exporter is down.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberNotReporting'),
+              description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) is named by {{ $value }} members but no exporter reports it: the member or its exporter is down.",
             },
           },
           {
@@ -200,8 +215,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "Several member IDs of an OVN Raft cluster share one host.",
-              description: "Host {{ $labels.host }} is claimed by {{ $value }} member IDs of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}): a member rejoined with a fresh database and its old ID remains.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftHostClaimedByMultipleIDs'),
+              description: "Host {{ $labels.host }} is claimed by {{ $value }} member IDs of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT): a member rejoined with a fresh database and its old ID remains.",
             },
           },
           {
@@ -211,8 +225,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft cluster has more members than expected.",
-              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) has {{ $value }} more members than expected; each raises the quorum.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftTooManyMembers'),
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) has {{ $value }} more members than expected; each raises the quorum.",
             },
           },
           {
@@ -222,8 +235,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft cluster has fewer members than expected.",
-              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) has {{ $value }} members fewer than expected.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftTooFewMembers'),
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) has {{ $value }} members fewer than expected.",
             },
           },
           {
@@ -240,8 +252,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "The leader of an OVN Raft cluster changes often.",
-              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) changed leaders {{ $value }} times in the last %(leaderChangesWindow)s." % $._config.labels,
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftFrequentElections'),
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) changed leaders {{ $value }} times in the last %(leaderChangesWindow)s." % $._config.labels,
             },
           },
           {
@@ -258,7 +269,6 @@
             annotations: {
               summary: "An OVN Raft member keeps starting elections it cannot win.",
               description: "Member {{ $labels.server_id }} at {{ $labels.address }} ({{ $labels.instance }}) of {{ $labels.db }} has known no leader and kept starting elections for 5 minutes: it cannot reach a majority of its cluster.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberCampaigning'),
             },
           },
           {
@@ -269,7 +279,6 @@
             annotations: {
               summary: "An OVN Raft member has been joining for long.",
               description: "{{ $labels.instance }} has been joining {{ $labels.db }} for 10 minutes: its remotes are unreachable or its old ID at the same address is still in the cluster.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberStuckJoining'),
             },
           },
           {
@@ -280,7 +289,6 @@
             annotations: {
               summary: "An OVN Raft member is cut off from its cluster.",
               description: "{{ $labels.instance }} reports status {{ $labels.status }} for {{ $labels.db }} for 5 minutes.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberDisconnected'),
             },
           },
           {
@@ -290,8 +298,7 @@
             labels: { severity: 'critical' },
             annotations: {
               summary: "An OVN Raft member's storage failed: it no longer takes part in its cluster.",
-              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) reports a storage failure ({{ $labels.reason }}): io_error is a failed write, usually a full disk, after which the member stays out of the cluster until restarted; free space, then restart it. Do not delete its database.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMemberFailed'),
+              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports a storage failure ({{ $labels.reason }}): io_error is a failed write, usually a full disk, after which the member stays out of the cluster until restarted; free space, then restart it. Do not delete its database.",
             },
           },
           {
@@ -301,8 +308,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member has stopped compacting its log.",
-              description: "The Raft log of member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) holds entries and has not been compacted into a snapshot for more than %s hours (how long: ovn_raft_cluster_member:log_compaction_overdue:seconds), past the 24 hours after which ovsdb-server always compacts: the log and the database file grow until the disk fills, and a restart replays all of it." % std.toString($._config.logCompactionOverdueSeconds / 3600),
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftLogNotCompacted'),
+              description: "The Raft log of member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) holds entries and has not been compacted into a snapshot for more than %s hours (how long: ovn_raft_cluster_member:log_compaction_overdue:seconds), past the 24 hours after which ovsdb-server always compacts: the log and the database file grow until the disk fills, and a restart replays all of it." % std.toString($._config.logCompactionOverdueSeconds / 3600),
             },
           },
           {
@@ -312,8 +318,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft follower lags behind the leader.",
-              description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) is {{ $value }} log entries behind the leader.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftFollowerLagging'),
+              description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) is {{ $value }} log entries behind the leader.",
             },
           },
           {
@@ -323,8 +328,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "Uncommitted OVN Raft log entries keep piling up.",
-              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) holds {{ $value }} uncommitted entries and the number grows.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftCommitBacklogGrowing'),
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) holds {{ $value }} uncommitted entries and the number grows.",
             },
           },
           {
@@ -334,8 +338,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "Unapplied OVN Raft log entries keep piling up.",
-              description: "A member of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) holds {{ $value }} committed but unapplied entries and the number grows.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftApplyBacklogGrowing'),
+              description: "A member of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) holds {{ $value }} committed but unapplied entries and the number grows.",
             },
           },
           {
@@ -345,8 +348,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft cluster runs several Open vSwitch releases for longer than an upgrade takes.",
-              description: "The members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, {{ $labels.namespace }}) have run {{ $value }} different ovsdb-server releases for %s: an upgrade stopped part way. See ovn_raft_cluster_member:ovs_version:info for who runs which." % $._config.mixedReleasesFor,
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftMixedReleases'),
+              description: "The members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) have run {{ $value }} different ovsdb-server releases for %s: an upgrade stopped part way. See ovn_raft_cluster_member:ovs_version:info for who runs which." % $._config.mixedReleasesFor,
             },
           },
           {
@@ -357,7 +359,6 @@
             annotations: {
               summary: "The exporter meets cluster/status lines it does not understand.",
               description: "{{ $labels.instance }} skips {{ $value }} lines of the cluster/status of {{ $labels.db }}; a newer OVS may print new facts. See /status and report it.",
-              runbook_url: $._config.runbookURLPattern % std.asciiLower('OVNRaftStatusNotUnderstood'),
             },
           },
         ],

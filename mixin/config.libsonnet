@@ -5,8 +5,9 @@
     // Target labels that identify one deployment (one set of ovn-central pods). Add e.g.
     // 'cluster' when one Prometheus watches several Kubernetes clusters.
     deploymentLabels: ['namespace'],
-    // Labels that identify one exporter's series of one database, to join per-member gauges
-    // with ovn_raft_server_info.
+    // Labels that identify one exporter's series of one database within a deployment, to join
+    // per-member gauges with ovn_raft_server_info (the joins add deploymentLabels: two
+    // Kubernetes clusters may reuse the same pod addresses).
     memberLabels: ['instance', 'db'],
     // Selects the exporters' series in every rule and alert over them (their scrape jobs).
     selector: 'job=~".*ovn-raft.*"',
@@ -54,7 +55,7 @@
       deployment: std.join(', ', $._config.deploymentLabels),
       deploymentDb: std.join(', ', $._config.deploymentLabels + ['db']),
       cluster: std.join(', ', $._config.deploymentLabels + ['db', 'cluster_id']),
-      member: std.join(', ', $._config.memberLabels),
+      member: std.join(', ', $._config.deploymentLabels + $._config.memberLabels),
       // Drops the series of members in failure mode: their role and leader are frozen.
       unlessFailed: 'unless on (%s) ovn_raft_instance:storage_failed:info{reason="io_error"}' % self.member,
       // The recorded table of member IDs and addresses the member rules share (rules.libsonnet).

@@ -88,7 +88,7 @@
             // one read of the raw ovn_raft_server_info that the per-member rules below share.
             record: 'ovn_raft_instance:server_info:max',
             expr: |||
-              max by (%(deployment)s, %(member)s, cluster_id, server_id, host) (
+              max by (%(member)s, cluster_id, server_id, host) (
                 ovn_raft_server_info{%(selector)s, cluster_id!=""}
               )
             ||| % $._config.labels,
@@ -101,7 +101,7 @@
             // while none has, so the rules that drop failed members pay nothing then.
             record: 'ovn_raft_instance:storage_failed:info',
             expr: |||
-              max by (%(deployment)s, %(member)s, reason) (
+              max by (%(member)s, reason) (
                 label_replace(ovn_raft_status{%(selector)s, status="failed"} == 1, "reason", "io_error", "", "")
                 or
                 label_replace(ovn_raft_storage_ok{%(selector)s} == 0, "reason", "storage_error", "", "") + 1
@@ -391,7 +391,7 @@
             // role it had, frozen, while the others elect a new leader: not a claim.
             record: 'ovn_raft_instance:server_info:leader',
             expr: |||
-              max by (%(deployment)s, %(member)s, cluster_id, server_id) (
+              max by (%(member)s, cluster_id, server_id) (
                 ovn_raft_instance:server_info:max
                   and on (%(member)s) (ovn_raft_role{%(selector)s, role="leader"} == 1)
                   %(unlessFailed)s
@@ -412,7 +412,7 @@
             // quorum and liveness rules fall back on the other members' word.
             record: 'ovn_raft_instance:server_info:leaderless',
             expr: |||
-              max by (%(deployment)s, %(member)s, cluster_id, server_id) (ovn_raft_instance:server_info:max)
+              max by (%(member)s, cluster_id, server_id) (ovn_raft_instance:server_info:max)
                 unless on (%(cluster)s) ovn_raft_instance:server_info:leader
             ||| % $._config.labels,
           },

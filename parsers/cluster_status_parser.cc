@@ -207,12 +207,13 @@ class Parser {
 
   // "NICK (SID at ADDR) (PHASE)" after "Adding server " / "Removing server ".
   void Change(int number, std::string_view line, std::string_view rest, bool removing) {
+    auto head = ParseMemberHead(rest);
+    if (!head) return Warn(number, line, "bad membership change");
     MembershipChange change;
-    std::string_view tail;
-    if (!ParseMemberHead(rest, &change.nickname, &change.server_id, &change.address, &tail)) {
-      return Warn(number, line, "bad membership change");
-    }
-    tail = Trim(tail);
+    change.nickname = std::move(head->nickname);
+    change.server_id = std::move(head->server_id);
+    change.address = std::move(head->address);
+    std::string_view tail = Trim(head->rest);
     if (ConsumePrefix(tail, "(") && ConsumeSuffix(tail, ")")) change.phase_text = std::string(tail);
     if (removing) {
       out_.removing_server = std::move(change);
@@ -222,16 +223,14 @@ class Parser {
   }
 
   void ServerLine(int number, std::string_view line) {
-    ServerEntry entry;
-    std::string error;
-    const bool ok = ParseServerEntry(line, &entry, &error);
-    if (!error.empty()) Warn(number, line, error);
-    if (!ok) return;
+    auto parsed = ParseServerEntry(line);
+    if (!parsed) return Warn(number, line, parsed.error());
+    if (parsed.value().warning) Warn(number, line, *parsed.value().warning);
     if (out_.servers->size() >= kMaxListEntries) {
       ++out_.servers_dropped;
       return;
     }
-    out_.servers->push_back(std::move(entry));
+    out_.servers->push_back(std::move(parsed.value().entry));
   }
 
   ClusterStatus out_;

@@ -55,49 +55,52 @@ bool ConsumeNumber(std::string_view& text, std::string_view prefix, std::string_
 
 }  // namespace
 
-bool ParseMemberHead(std::string_view text, std::string* nickname, std::string* server_id,
-                     Address* address, std::string_view* rest) {
+std::optional<MemberHead> ParseMemberHead(std::string_view text) {
   text = Trim(text);
   const auto open = text.find(" (");
-  if (open == std::string_view::npos || open == 0) return false;
-  *nickname = std::string(text.substr(0, open));
+  if (open == std::string_view::npos || open == 0) return std::nullopt;
+  MemberHead head;
+  head.nickname = std::string(text.substr(0, open));
   text.remove_prefix(open + 2);
   const auto at = text.find(" at ");
-  if (at == std::string_view::npos || at == 0) return false;
+  if (at == std::string_view::npos || at == 0) return std::nullopt;
   const auto close = text.find(')', at);
-  if (close == std::string_view::npos || close == at + 4) return false;
-  *server_id = std::string(text.substr(0, at));
-  *address = ParseAddress(text.substr(at + 4, close - at - 4));
-  *rest = text.substr(close + 1);
-  return true;
+  if (close == std::string_view::npos || close == at + 4) return std::nullopt;
+  head.server_id = std::string(text.substr(0, at));
+  head.address = ParseAddress(text.substr(at + 4, close - at - 4));
+  head.rest = text.substr(close + 1);
+  return head;
 }
 
-bool ParseServerEntry(std::string_view line, ServerEntry* entry, std::string* error) {
-  std::string_view rest;
-  if (!ParseMemberHead(line, &entry->nickname, &entry->server_id, &entry->address, &rest)) {
-    *error = "not a server entry: expected \"NICK (SID at ADDRESS)\"";
-    return false;
-  }
+Result<ParsedServerEntry, std::string> ParseServerEntry(std::string_view line) {
+  auto head = ParseMemberHead(line);
+  if (!head) return std::string("not a server entry: expected \"NICK (SID at ADDRESS)\"");
+  ParsedServerEntry out;
+  ServerEntry& entry = out.entry;
+  entry.nickname = std::move(head->nickname);
+  entry.server_id = std::move(head->server_id);
+  entry.address = std::move(head->address);
+  std::string_view rest = head->rest;
   for (SkipSpaces(rest); !rest.empty(); SkipSpaces(rest)) {
     if (rest.front() == '(') {
       const auto close = rest.find(')');
-      if (close == std::string_view::npos || !ApplyFlag(rest.substr(1, close - 1), entry)) {
-        *error = "unknown flag " +
-                 std::string(rest.substr(0, close == rest.npos ? rest.size() : close + 1));
-        return true;
+      if (close == std::string_view::npos || !ApplyFlag(rest.substr(1, close - 1), &entry)) {
+        out.warning = "unknown flag " +
+                      std::string(rest.substr(0, close == rest.npos ? rest.size() : close + 1));
+        return out;
       }
       rest.remove_prefix(close + 1);
       continue;
     }
-    if (ConsumeNumber(rest, "next_index=", "", &entry->next_index) ||
-        ConsumeNumber(rest, "match_index=", "", &entry->match_index) ||
-        ConsumeNumber(rest, "last msg ", " ms ago", &entry->last_msg_ms_ago)) {
+    if (ConsumeNumber(rest, "next_index=", "", &entry.next_index) ||
+        ConsumeNumber(rest, "match_index=", "", &entry.match_index) ||
+        ConsumeNumber(rest, "last msg ", " ms ago", &entry.last_msg_ms_ago)) {
       continue;
     }
-    *error = "unknown field " + std::string(TakeWord(rest));
-    return true;
+    out.warning = "unknown field " + std::string(TakeWord(rest));
+    return out;
   }
-  return true;
+  return out;
 }
 
 }  // namespace ovn_raft

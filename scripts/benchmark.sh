@@ -4,6 +4,8 @@
 # exporters, and the exporter's resident memory over SCRAPES scrapes (default 100000).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
 scrapes=${1:-100000}
 bash "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -12,10 +14,9 @@ work=$(mktemp -d /tmp/ovn-raft-bench.XXXXXX)
 cluster="$root/scripts/raft-cluster.sh"
 trap '"$cluster" stop "$work/c" || true; kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$cluster" start "$work/c" 3 >/dev/null 2>&1
-port=$((20000 + RANDOM % 12000)) # below the ephemeral range
-"$root/build/exporter/ovn-raft-exporter" --web.listen-address="127.0.0.1:$port" --ovsdb.min-interval=0 \
-  --ovsdb.database="OVN_Northbound=$work/c/m1/nb.ctl,$work/c/m1/nb.sock" \
-  --ovsdb.database="OVN_Southbound=$work/c/m1/sb.ctl,$work/c/m1/sb.sock" 2>"$work/exporter.log" &
+port=$(free_port 1)
+start_exporter "$root/build/exporter/ovn-raft-exporter" "$port" "$work/c/m1" --ovsdb.min-interval=0 \
+  2>"$work/exporter.log"
 pid=$!
 sleep 0.5
 echo "ovsdb-server $(ovsdb-server --version | awk 'NR==1{print $NF}'), $(nproc) cores, $scrapes scrapes"

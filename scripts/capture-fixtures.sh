@@ -9,11 +9,13 @@ set -euo pipefail
 # scripts/ovs-versions.sh bin VERSION); the system's otherwise.
 [ -z "${OVS_BIN_DIR:-}" ] || export PATH="$OVS_BIN_DIR:$PATH"
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 cluster="$here/raft-cluster.sh"
 version=$(ovsdb-server --version | awk 'NR==1{print $NF}')
 out="$here/../tests/fixtures/ovs-$version"
 work=$(mktemp -d /tmp/ovn-raft-fixtures.XXXXXX)
-trap 'for d in "$work"/*/; do "$cluster" stop "$d" 2>/dev/null || true; done; pkill -f "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'for d in "$work"/*/; do "$cluster" stop "$d" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 mkdir -p "$out"
 
 save() { # name cluster-dir member db
@@ -21,7 +23,7 @@ save() { # name cluster-dir member db
   echo "captured $1" >&2
 }
 appctl() { ovs-appctl -t "$@"; }
-port() { echo $((21000 + RANDOM % 11000)); } # below the ephemeral range
+port() { free_port 2; }
 settle() { sleep "${1:-3}"; }
 
 # What the server says of itself, with clients: memory/show of a leader that two monitoring
@@ -111,8 +113,7 @@ mkdir -p "$c/m1"
 p=$(port)
 echo "BASE_PORT=$p" >"$c/env"
 ovsdb-tool join-cluster "$c/m1/nb.db" OVN_Northbound "tcp:127.0.0.1:$p" "tcp:127.0.0.9:$p" "tcp:127.0.0.10:$p"
-ovsdb-server --detach --no-chdir --pidfile="$c/m1/nb.pid" --log-file="$c/m1/nb.log" \
-  --unixctl="$c/m1/nb.ctl" --remote="punix:$c/m1/nb.sock" "$c/m1/nb.db"
+start_ovsdb_server "$c/m1" nb "$c/m1/nb.db"
 settle 2
 save joining "$c" 1 nb
 "$cluster" stop "$c"
@@ -124,8 +125,7 @@ single() { # dir address [extra ovsdb-server args]
   mkdir -p "$d/m1"
   echo "BASE_PORT=0" >"$d/env"
   ovsdb-tool create-cluster "$d/m1/nb.db" /usr/share/ovn/ovn-nb.ovsschema "$a"
-  ovsdb-server --detach --no-chdir --pidfile="$d/m1/nb.pid" --log-file="$d/m1/nb.log" \
-    --unixctl="$d/m1/nb.ctl" --remote="punix:$d/m1/nb.sock" "$@" "$d/m1/nb.db"
+  start_ovsdb_server "$d/m1" nb "$d/m1/nb.db" "$@"
   settle 2
 }
 single "$work/ipv6" "tcp:[::1]:$(port)"

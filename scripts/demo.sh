@@ -15,6 +15,8 @@
 # DEMO_EXPORTER_PORT (10476, +1, +2), DEMO_PROMETHEUS_PORT (19090), BUILD_DIR (build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
 dir=${DEMO_DIR:-/tmp/ovn-raft-demo}
 raft_port=${DEMO_RAFT_PORT:-16641}
 exporter_port=${DEMO_EXPORTER_PORT:-10476}
@@ -26,13 +28,10 @@ say() { printf '%s\n' "$*" >&2; }
 
 exporter_url() { echo "http://127.0.0.1:$((exporter_port + $1 - 1))"; }
 
-start_exporter() { # member
-  local m=$1 c="$dir/cluster/m$1"
-  "$bin" --web.listen-address="127.0.0.1:$((exporter_port + m - 1))" \
-    --ovsdb.database="OVN_Northbound=$c/nb.ctl,$c/nb.sock" \
-    --ovsdb.database="OVN_Southbound=$c/sb.ctl,$c/sb.sock" --cluster.expected-members=3 \
-    2>>"$dir/exporter-$m.log" &
-  echo $! >"$dir/exporter-$m.pid"
+start_member_exporter() { # member
+  start_exporter "$bin" "$((exporter_port + $1 - 1))" "$dir/cluster/m$1" \
+    --cluster.expected-members=3 2>>"$dir/exporter-$1.log"
+  echo $! >"$dir/exporter-$1.pid"
 }
 
 stop_pidfile() {
@@ -81,7 +80,7 @@ start() {
   mkdir -p "$dir"
   say "Starting a 3-member OVN NB+SB Raft cluster on 127.0.0.1-3 (ports $raft_port, $((raft_port + 1)))..."
   cluster start 3 "$raft_port" >"$dir/cluster.log" 2>&1
-  for m in 1 2 3; do start_exporter "$m"; done
+  for m in 1 2 3; do start_member_exporter "$m"; done
   start_prometheus
   # Wait for the first scrapes and rule evaluations.
   for _ in $(seq 60); do
@@ -130,7 +129,7 @@ heal() {
   cluster stop
   rm -rf "$dir/cluster"
   cluster start 3 "$raft_port" >"$dir/cluster.log" 2>&1
-  for m in 1 2 3; do start_exporter "$m"; done
+  for m in 1 2 3; do start_member_exporter "$m"; done
   sleep 1
   summary
 }

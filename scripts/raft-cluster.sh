@@ -28,6 +28,8 @@
 # DIR/env holds BASE_PORT. Member N listens on
 # 127.0.0.N:BASE_PORT (nb) and 127.0.0.N:BASE_PORT+1 (sb).
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 # OVS_BIN_DIR: a directory with another ovsdb-server, ovsdb-tool and ovs-appctl (see
 # scripts/ovs-versions.sh bin VERSION); the system's otherwise.
 [ -z "${OVS_BIN_DIR:-}" ] || export PATH="$OVS_BIN_DIR:$PATH"
@@ -55,11 +57,11 @@ db_file() { # member db
 }
 
 start_server() { # member db
-  local m="$DIR/m$1" as=()
+  local m="$DIR/m$1" run_as=()
   # A member with a uid file runs as that uid (OVN_RAFT_CLUSTER_UID, or cut off once: cmd_cut).
-  [ -f "$m/uid" ] && as=(setpriv --reuid="$(cat "$m/uid")" --regid="$(cat "$m/uid")" --clear-groups)
-  "${as[@]}" ovsdb-server --detach --no-chdir --pidfile="$m/$2.pid" --log-file="$m/$2.log" \
-    --unixctl="$m/$2.ctl" --remote="punix:$m/$2.sock" "$(db_file "$1" "$2")" >/dev/null 2>&1 ||
+  # shellcheck disable=SC2034 # run_as: read by start_ovsdb_server (lib.sh)
+  [ -f "$m/uid" ] && run_as=(setpriv --reuid="$(cat "$m/uid")" --regid="$(cat "$m/uid")" --clear-groups)
+  start_ovsdb_server "$m" "$2" "$(db_file "$1" "$2")" >/dev/null 2>&1 ||
     die "ovsdb-server for member $1 $2 failed to start: $(tail -3 "$m/$2.log" 2>/dev/null)"
 }
 
@@ -93,9 +95,7 @@ running() { [ -f "$DIR/m$1/$2.pid" ] && kill -0 "$(cat "$DIR/m$1/$2.pid")" 2>/de
 
 cmd_start() {
   local count=${1:-3}
-  # Below the kernel's ephemeral range (32768-60999), where an outgoing connection can hold
-  # the port a member is about to listen on.
-  BASE_PORT=${2:-$((20000 + ($$ * 7) % 12000))}
+  BASE_PORT=${2:-$(free_port 2)}
   mkdir -p "$DIR"
   echo "BASE_PORT=$BASE_PORT" >"$DIR/env"
   local n db

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes ovn-raft-test.yaml, the `promtool test rules` cases of alerts/.
+"""Writes scenarios/*-test.yaml, the generated `promtool test rules` cases of alerts/.
 
 Each scenario describes members as their exporters would report them, minute by minute; this
 script turns them into the series the exporter serves (ovn_raft_server_info, view_info,
@@ -7,7 +7,6 @@ member_info, role, ...). The expectations are written here by hand, per scenario
 Run it after changing a scenario; scripts/test.sh fails when the YAML is out of date.
 """
 import hashlib
-import json
 import sys
 
 import yaml
@@ -123,10 +122,44 @@ def input_series(members):
     # failed): the old series then stops matching at once instead of lingering 5 minutes.
     def point(pts, t):
         if pts[t] is not None:
-            return f"{pts[t]:g}"
+            return pts[t]
         return "stale" if t > 0 and pts[t - 1] is not None else "_"
-    return [{"series": name, "values": " ".join(point(pts, t) for t in range(len(pts)))}
+    return [{"series": name, "values": notation([point(pts, t) for t in range(len(pts))])}
             for name, pts in merged.items()]
+
+
+def notation(points):
+    """A series' samples in promtool's own notation: a run of one value as `vxN` (v, N more
+    times), of a whole number growing by a whole step as `a+bxN`, missing ones as `_xN` (N of
+    them)."""
+    out, i = [], 0
+    while i < len(points):
+        p = points[i]
+        if p == "stale":
+            out.append(p)
+            i += 1
+            continue
+        j = i
+        if p == "_":
+            while j + 1 < len(points) and points[j + 1] == "_":
+                j += 1
+            out.append("_" if j == i else f"_x{j - i + 1}")
+            i = j + 1
+            continue
+        numeric = lambda q: not isinstance(q, str)
+        step = points[i + 1] - p if i + 1 < len(points) and numeric(points[i + 1]) else None
+        whole = step is not None and all(float(v).is_integer() and abs(v) < 2**52 for v in (p, step))
+        if step is not None and (step == 0 or whole):
+            while j + 1 < len(points) and numeric(points[j + 1]) and points[j + 1] - points[j] == step:
+                j += 1
+        if j == i or (step != 0 and j == i + 1):  # a pair that is not a run reads better spelled out
+            out.append(f"{p:g}")
+            i += 1
+            continue
+        sign = "" if step == 0 else f"+{step:g}" if step > 0 else f"{step:g}"
+        out.append(f"{p:g}{sign}x{j - i}")
+        i = j + 1
+    return " ".join(out)
 
 
 A, B, C = ("a1a1", "10.0.0.1"), ("b2b2", "10.0.0.2"), ("c3c3", "10.0.0.3")
@@ -625,26 +658,77 @@ def scenarios():
     ]
 
 
+# Each scenario's file: one concern per file, small enough to review.
+CONCERN_TITLES = {
+    "healthy": "a healthy cluster: every recording rule at its resting value, no alert",
+    "stale-members": "fresh restarts and replaced nodes: who is named a stale member, and who never is",
+    "quorum": "leaders and quorum: dead members, elections, a member cut off",
+    "scrapes": "exporters down and failed scrapes: silence is not death",
+    "membership": "membership views, cluster IDs and the expected size and hosts",
+    "replication": "replication lag, backlogs, joining and unknown status lines",
+}
+CONCERNS = {
+    "healthy": "healthy",
+    "fresh restart leaves a stale ID": "stale-members",
+    "fresh restart while its exporter is down names only the old ID": "stale-members",
+    "a new ID listed before the leader vouches for it is never named": "stale-members",
+    "two dead IDs tied for one excess: neither is named": "stale-members",
+    "ranking with an excess of 1": "stale-members",
+    "ranking with an excess of 2": "stale-members",
+    "a stale ID in one lagging view does not raise the quorum": "stale-members",
+    "node replaced": "stale-members",
+    "leader killed": "quorum",
+    "two members killed": "quorum",
+    "no majority view, two leaders": "quorum",
+    "frequent leader changes, then stable": "quorum",
+    "member cut off, then healed": "quorum",
+    "exporter down, database fine": "scrapes",
+    "the leader's exporter down for an hour": "scrapes",
+    "rolling restart fires nothing": "scrapes",
+    "failed scrape fires nothing": "scrapes",
+    "cluster ID split": "membership",
+    "too few members per kube-state-metrics": "membership",
+    "expected host never joined (kube-state-metrics)": "membership",
+    "a view differs from the majority in three ways": "membership",
+    "two minority reporters each lack a member": "membership",
+    "lag and backlog": "replication",
+    "stuck joining, unknown lines": "replication",
+}
+
+
 def main():
     root = Path(__file__).resolve().parent
     for a in yaml.safe_load((root.parent / "ovn-raft-alerts.yaml").read_text())["groups"][0]["rules"]:
         SEVERITY[a["alert"]] = a["labels"]["severity"]
         ANNOTATIONS[a["alert"]] = a["annotations"]
-    tests = []
+    files = {}
     for item in scenarios():
         name, members, checks = item[:3]
         series = input_series(members) + (item[3] if len(item) > 3 else [])
         test = {"name": name, "interval": "1m", "input_series": series,
-                "alert_rule_test": [c for c in checks if "alertname" in c],
-                "promql_expr_test": [c for c in checks if "expr" in c]}
-        tests.append({k: v for k, v in test.items() if v})
-    doc = {"rule_files": ["../ovn-raft-rules.yaml", "../ovn-raft-alerts.yaml"],
-           "evaluation_interval": "1m", "tests": tests}
-    text = "# Generated by make_tests.py from its scenarios: edit those, then run it.\n" + json.dumps(doc, indent=1) + "\n"
-    out = root / "ovn-raft-test.yaml"
+                "promql_expr_test": [c for c in checks if "expr" in c],
+                "alert_rule_test": [c for c in checks if "alertname" in c]}
+        files.setdefault(CONCERNS[name], []).append({k: v for k, v in test.items() if v})
+    assert set(files) == set(CONCERN_TITLES), set(files) ^ set(CONCERN_TITLES)
+    out_dir = root / "scenarios"
+    texts = {}
+    for concern, tests in files.items():
+        doc = {"rule_files": ["../../ovn-raft-rules.yaml", "../../ovn-raft-alerts.yaml"],
+               "evaluation_interval": "1m", "tests": tests}
+        texts[out_dir / f"{concern}-test.yaml"] = (
+            f"# promtool test rules: {CONCERN_TITLES[concern]}\n"
+            "# Generated by ../make_tests.py from its scenarios: edit those, then run it.\n"
+            + yaml.safe_dump(doc, sort_keys=False, width=4096, default_flow_style=False))
     if "--check" in sys.argv:
-        sys.exit(0 if out.exists() and out.read_text() == text else "ovn-raft-test.yaml is out of date: run make_tests.py")
-    out.write_text(text)
+        stale = [p.name for p, t in texts.items() if not p.exists() or p.read_text() != t]
+        extra = [p.name for p in out_dir.glob("*-test.yaml") if p not in texts]
+        sys.exit(f"out of date: {stale + extra}: run make_tests.py" if stale or extra else 0)
+    out_dir.mkdir(exist_ok=True)
+    for p in out_dir.glob("*-test.yaml"):
+        if p not in texts:
+            p.unlink()
+    for p, t in texts.items():
+        p.write_text(t)
 
 
 if __name__ == "__main__":
