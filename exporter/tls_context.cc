@@ -58,13 +58,13 @@ Stamp StampOf(const std::string& path) {
   return {st.st_ino, st.st_mtim, st.st_size};
 }
 
-std::shared_ptr<KeyPair> LoadPair(const std::string& cert_file, const std::string& key_file,
-                                  std::string& error) {
+// The certificate (and chain) and its key, or why not.
+Result<std::shared_ptr<KeyPair>, std::string> LoadPair(const std::string& cert_file,
+                                                       const std::string& key_file) {
   auto pair = std::make_shared<KeyPair>();
   BIO* in = BIO_new_file(cert_file.c_str(), "r");
   if (in == nullptr) {
-    error = "cannot read cert_file " + cert_file + ": " + OpenSslError();
-    return nullptr;
+    return std::string("cannot read cert_file " + cert_file + ": " + OpenSslError());
   }
   pair->cert = PEM_read_bio_X509(in, nullptr, nullptr, nullptr);
   pair->chain = sk_X509_new_null();
@@ -74,24 +74,20 @@ std::shared_ptr<KeyPair> LoadPair(const std::string& cert_file, const std::strin
   ERR_clear_error();  // the end of the file reads as an error
   BIO_free(in);
   if (pair->cert == nullptr) {
-    error = "cert_file " + cert_file + " holds no PEM certificate";
-    return nullptr;
+    return std::string("cert_file " + cert_file + " holds no PEM certificate");
   }
   in = BIO_new_file(key_file.c_str(), "r");
   if (in == nullptr) {
-    error = "cannot read key_file " + key_file + ": " + OpenSslError();
-    return nullptr;
+    return std::string("cannot read key_file " + key_file + ": " + OpenSslError());
   }
   pair->key = PEM_read_bio_PrivateKey(in, nullptr, nullptr, nullptr);
   BIO_free(in);
   if (pair->key == nullptr) {
-    error = "key_file " + key_file + " holds no PEM private key: " + OpenSslError();
-    return nullptr;
+    return std::string("key_file " + key_file + " holds no PEM private key: " + OpenSslError());
   }
   if (X509_check_private_key(pair->cert, pair->key) != 1) {
     ERR_clear_error();
-    error = "key_file " + key_file + " is not the key of cert_file " + cert_file;
-    return nullptr;
+    return std::string("key_file " + key_file + " is not the key of cert_file " + cert_file);
   }
   return pair;
 }
@@ -124,16 +120,15 @@ struct TlsContext::State {
     checked = now;
     const Stamp cert = StampOf(config.cert_file), key = StampOf(config.key_file);
     if (cert == cert_stamp && key == key_stamp) return pair;
-    std::string error;
-    if (auto fresh = LoadPair(config.cert_file, config.key_file, error)) {
-      pair = std::move(fresh);
+    if (auto fresh = LoadPair(config.cert_file, config.key_file)) {
+      pair = std::move(fresh).value();
       Log(LogLevel::kInfo, "TLS certificate reloaded", {{"cert_file", config.cert_file}});
       WarnIfExpired(*pair, config.cert_file);
     } else {
       // Mid-rotation (a new certificate beside the old key) or broken: keep serving the last
       // good pair, and say so once per change.
       Log(LogLevel::kWarn, "TLS certificate not reloaded; the last good one stays",
-          {{"error", error}});
+          {{"error", fresh.error()}});
     }
     cert_stamp = cert;
     key_stamp = key;
@@ -151,11 +146,11 @@ bool TlsContext::Available() { return true; }
 Result<std::unique_ptr<TlsContext>, SetupError> TlsContext::Create(const TlsServerConfig& config) {
   auto state = std::make_unique<State>();
   state->config = config;
-  std::string error;
   state->cert_stamp = StampOf(config.cert_file);
   state->key_stamp = StampOf(config.key_file);
-  state->pair = LoadPair(config.cert_file, config.key_file, error);
-  if (!state->pair) return SetupError{error};
+  auto pair = LoadPair(config.cert_file, config.key_file);
+  if (!pair) return SetupError{pair.error()};
+  state->pair = std::move(pair).value();
   WarnIfExpired(*state->pair, config.cert_file);
   state->checked = std::chrono::steady_clock::now();
   if (!config.client_ca_file.empty()) {

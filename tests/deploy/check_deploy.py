@@ -25,10 +25,20 @@ def check(condition, message):
         errors.append(message)
 
 
-config = (root / "exporter/config.h").read_text() + (root / "exporter/config.cc").read_text()
-port = int(re.search(r'kDefaultListenAddress\[\] = ":(\d+)"', config).group(1))
-telemetry = re.search(r'telemetry_path = "([^"]+)"', config).group(1)
-socket_dir = str(Path(re.search(r'"(/var/run/ovn/ovnnb_db\.ctl)"', config).group(1)).parent)
+# The defaults as the binary states them (its --help, from the one flag table).
+usage = subprocess.run([sys.argv[1], "--help"], capture_output=True, text=True, check=True).stdout
+
+
+def default_of(flag):
+    m = re.search(r"--%s=VALUE .*?\n\s+.*?\(default ([^)]+)\)\n" % re.escape(flag), usage)
+    if not m:
+        sys.exit(f"check_deploy: --help states no default for --{flag}")
+    return m.group(1)
+
+
+port = int(default_of("web.listen-address").lstrip(":"))
+telemetry = default_of("web.telemetry-path")
+socket_dir = re.fullmatch(r"NB and SB under (\S+)", default_of("ovsdb.database")).group(1)
 version = re.search(r"project\(ovn-raft-exporter VERSION ([\d.]+)", (root / "CMakeLists.txt").read_text()).group(1)
 
 for flavour in ("kube-ovn", "kube-ovn/hcp", "ovn-kubernetes"):
