@@ -19,31 +19,28 @@ std::string EnvName(const std::string& prefix, const std::string& name) {
   return out;
 }
 
-ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std::string>& args,
-                       const EnvLookup& env, const std::string& env_prefix, bool positional) {
-  ParsedFlags out;
-  std::map<std::string, const FlagSpec*> by_name;  // every spelling -> its flag
-  for (const auto& s : specs) {
-    by_name[s.name] = &s;
-    for (const auto& old : s.deprecated) by_name[old] = &s;
-  }
+namespace {
 
-  // The command line first, so that the environment only fills what it left unset.
-  std::vector<FlagValue> given;
+using Spellings = std::map<std::string, const FlagSpec*>;  // every spelling -> its flag
+
+// The flags of the command line, in order, into `given` (and its other arguments into
+// out.positional); false when parsing stops: --help, --version or an error, said in `out`.
+bool ReadCommandLine(const Spellings& by_name, const std::vector<std::string>& args,
+                     bool positional, ParsedFlags& out, std::vector<FlagValue>& given) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--help" || arg == "-h") {
       out.help = true;
-      return out;
+      return false;
     }
     if (arg == "--version") {
       out.version = true;
-      return out;
+      return false;
     }
     if (arg.rfind("--", 0) != 0) {
       if (!positional) {
         out.error = "unexpected argument \"" + arg + "\"";
-        return out;
+        return false;
       }
       out.positional.push_back(arg);
       continue;
@@ -57,12 +54,12 @@ ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std
     const auto it = by_name.find(name);
     if (it == by_name.end()) {
       out.error = "unknown flag --" + name;
-      return out;
+      return false;
     }
     if (eq == std::string::npos) {
       if (i + 1 >= args.size()) {
         out.error = "flag --" + name + " needs a value";
-        return out;
+        return false;
       }
       value = args[++i];
     }
@@ -71,30 +68,51 @@ ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std
     }
     given.push_back({it->second->name, value, "--" + it->second->name});
   }
+  return true;
+}
 
+// The value of flag `s` from the environment, under its name or an old one, into out.values
+// (a repeatable flag's ';'-separated entries one by one).
+void ReadEnvironment(const FlagSpec& s, const EnvLookup& env, const std::string& env_prefix,
+                     ParsedFlags& out) {
+  std::string var = EnvName(env_prefix, s.name);
+  auto value = env(var);
+  for (std::size_t i = 0; (!value || value->empty()) && i < s.deprecated.size(); ++i) {
+    const std::string old = EnvName(env_prefix, s.deprecated[i]);
+    value = env(old);
+    if (value && !value->empty()) {
+      out.warnings.push_back(old + " is deprecated, use " + var);
+      var = old;
+    }
+  }
+  if (!value || value->empty()) return;
+  if (!s.repeatable) {
+    out.values.push_back({s.name, *value, var});
+    return;
+  }
+  std::istringstream entries(*value);
+  for (std::string entry; std::getline(entries, entry, ';');) {
+    if (!entry.empty()) out.values.push_back({s.name, entry, var});
+  }
+}
+
+}  // namespace
+
+ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std::string>& args,
+                       const EnvLookup& env, const std::string& env_prefix, bool positional) {
+  ParsedFlags out;
+  Spellings by_name;
+  for (const auto& s : specs) {
+    by_name[s.name] = &s;
+    for (const auto& old : s.deprecated) by_name[old] = &s;
+  }
+  // The command line first, so that the environment only fills what it left unset.
+  std::vector<FlagValue> given;
+  if (!ReadCommandLine(by_name, args, positional, out, given)) return out;
   std::set<std::string> on_command_line;
   for (const auto& g : given) on_command_line.insert(g.name);
   for (const auto& s : specs) {
-    if (on_command_line.count(s.name)) continue;
-    std::string var = EnvName(env_prefix, s.name);
-    auto value = env(var);
-    for (std::size_t i = 0; (!value || value->empty()) && i < s.deprecated.size(); ++i) {
-      const std::string old = EnvName(env_prefix, s.deprecated[i]);
-      value = env(old);
-      if (value && !value->empty()) {
-        out.warnings.push_back(old + " is deprecated, use " + var);
-        var = old;
-      }
-    }
-    if (!value || value->empty()) continue;
-    if (!s.repeatable) {
-      out.values.push_back({s.name, *value, var});
-      continue;
-    }
-    std::istringstream entries(*value);
-    for (std::string entry; std::getline(entries, entry, ';');) {
-      if (!entry.empty()) out.values.push_back({s.name, entry, var});
-    }
+    if (!on_command_line.count(s.name)) ReadEnvironment(s, env, env_prefix, out);
   }
   for (auto& g : given) out.values.push_back(std::move(g));
   return out;

@@ -96,9 +96,25 @@ class RaftMetrics {
   }
 
   void Status(const std::string& name, const ClusterStatus& s) {
+    Identity(name, s);
+    Roles(name, s);
+    Elections(name, s);
+    RaftLog(name, s);
+    if (s.connections) Connections(name, *s.connections);
+    if (s.disconnections) {
+      b_.Counter("ovn_raft_disconnections_total", "Raft connections lost since server start.",
+                 {{"db", name}}, static_cast<double>(*s.disconnections));
+    }
+    if (s.servers) {
+      const std::string server_id = s.server_id.value_or("");
+      ViewSummary(name, s.cluster_id.value_or(""), server_id, AnalyzeMembership(s));
+      Members(name, server_id, s);
+    }
+  }
+
+  // Who this server is, and how much of its status was understood.
+  void Identity(const std::string& name, const ClusterStatus& s) {
     const Labels db{{"db", name}};
-    const std::string server_id = s.server_id.value_or("");
-    const std::string cluster_id = s.cluster_id.value_or("");
     b_.Gauge("ovn_raft_parse_warnings",
              "Lines of cluster/status the parser did not understand (see /status).", db,
              static_cast<double>(s.warnings.size()));
@@ -108,13 +124,17 @@ class RaftMetrics {
              db, static_cast<double>(s.entries_dropped));
     b_.Gauge("ovn_raft_server_info", "Identity of this server; always 1.",
              {{"db", name},
-              {"cluster_id", cluster_id},
+              {"cluster_id", s.cluster_id.value_or("")},
               {"cluster_uuid", s.cluster_uuid.value_or("")},
-              {"server_id", server_id},
+              {"server_id", s.server_id.value_or("")},
               {"server_uuid", s.server_uuid.value_or("")},
               {"address", s.address ? s.address->raw : ""},
               {"host", s.address ? s.address->host : ""}},
              1);
+  }
+
+  // Its membership status and Raft role, one series per possible value.
+  void Roles(const std::string& name, const ClusterStatus& s) {
     if (s.status) {
       for (MemberStatus st : kStatuses) {
         b_.Gauge("ovn_raft_status", "Membership status of this server; 1 for the current one.",
@@ -127,13 +147,20 @@ class RaftMetrics {
                  {{"db", name}, {"role", RoleName(role)}}, Bool(*s.role == role));
       }
     }
+  }
+
+  // The term, the leader it knows, its vote, the election timer and its last elections.
+  void Elections(const std::string& name, const ClusterStatus& s) {
+    const Labels db{{"db", name}};
     Num("ovn_raft_term", "Current Raft term.", db, s.term);
     if (s.leader) {
       const bool known = *s.leader != "unknown";
       b_.Gauge("ovn_raft_has_leader", "1 when this server knows a leader.", db, Bool(known));
       if (known) {
         b_.Gauge("ovn_raft_leader_info", "The leader this server follows; always 1.",
-                 {{"db", name}, {"leader_id", *s.leader == "self" ? server_id : *s.leader}}, 1);
+                 {{"db", name},
+                  {"leader_id", *s.leader == "self" ? s.server_id.value_or("") : *s.leader}},
+                 1);
       }
     }
     if (s.vote) {
@@ -162,6 +189,11 @@ class RaftMetrics {
                "When this server last won an election, as a Unix timestamp.", db,
                TimestampAgo(*s.last_election_won_ms_ago));
     }
+  }
+
+  // Its Raft log: bounds and backlogs.
+  void RaftLog(const std::string& name, const ClusterStatus& s) {
+    const Labels db{{"db", name}};
     Num("ovn_raft_log_first_index", "First index in this server's Raft log.", db,
         s.log_first_index);
     Num("ovn_raft_log_next_index", "Index the next Raft log entry will take.", db,
@@ -170,12 +202,6 @@ class RaftMetrics {
         s.entries_not_committed);
     Num("ovn_raft_log_entries_unapplied", "Log entries not yet applied.", db,
         s.entries_not_applied);
-    if (s.connections) Connections(name, *s.connections);
-    if (s.disconnections) {
-      b_.Counter("ovn_raft_disconnections_total", "Raft connections lost since server start.", db,
-                 static_cast<double>(*s.disconnections));
-    }
-    if (s.servers) View(name, cluster_id, server_id, s);
   }
 
   // Peers that have not said who they are yet ("0000": a peer mid-handshake, or any client
@@ -205,9 +231,9 @@ class RaftMetrics {
     }
   }
 
-  void View(const std::string& name, const std::string& cluster_id, const std::string& server_id,
-            const ClusterStatus& s) {
-    const MembershipView v = AnalyzeMembership(s);
+  // What this server's view of the membership amounts to: its size, quorum, hash, conflicts.
+  void ViewSummary(const std::string& name, const std::string& cluster_id,
+                   const std::string& server_id, const MembershipView& v) {
     const Labels db{{"db", name}};
     b_.Gauge("ovn_raft_members", "Members in this server's view of the cluster.", db,
              static_cast<double>(v.members));
@@ -234,7 +260,11 @@ class RaftMetrics {
     b_.Gauge("ovn_raft_self_address_conflict",
              "1 when another member ID claims this server's own address.", db,
              Bool(v.self_address_conflict));
+  }
 
+  // Each member of the view as this server sees it, and the members being added or removed.
+  void Members(const std::string& name, const std::string& server_id, const ClusterStatus& s) {
+    const std::string cluster_id = s.cluster_id.value_or("");
     // Peers with an established Raft connection, either way: a living member vouching for
     // them is what the rules count as alive (ovn_raft_cluster_member:alive:bool).
     std::set<std::string> established;

@@ -158,6 +158,69 @@ std::string Usage() {
 
 std::vector<FlagSpec> ReportFlags() { return Specs(Table()); }
 
+namespace {
+
+using ReportsByDb = std::map<std::string, std::vector<MemberReport>>;
+
+// Every exporter's /status, by database; false when one could not be read (said on stdout).
+bool FetchAll(const std::vector<std::string>& urls, long timeout_ms, ReportsByDb& by_db) {
+  bool all = true;
+  for (const auto& url : urls) {
+    const auto body = FetchStatus(url, timeout_ms);
+    const auto reports =
+        body ? DecodeStatusJson(body.value(), url)
+             : Result<std::vector<MemberReport>, std::string>::Failure(body.error());
+    if (!reports || reports.value().empty()) {
+      std::printf("%s: unreachable (%s)\n", url.c_str(),
+                  (reports ? std::string("no database") : reports.error()).c_str());
+      all = false;
+      continue;
+    }
+    for (const auto& r : reports.value()) by_db[r.db].push_back(r);
+  }
+  return all;
+}
+
+// One line per member: what its exporter read.
+void PrintMembers(const std::vector<MemberReport>& members) {
+  std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s %s\n", "member", "address", "status",
+              "role", "term", "leader", "members", "connected", "release");
+  for (const auto& m : members) {
+    if (!m.up) {
+      std::printf("  %-6s %s: %s\n", "?", m.source.c_str(), Or(m.error, "down").c_str());
+      continue;
+    }
+    std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7zu %-9s %s\n", m.server_id.c_str(),
+                m.address.c_str(), m.status.c_str(), m.role.c_str(),
+                m.term ? std::to_string(*m.term).c_str() : "-", Or(m.leader, "-").c_str(),
+                m.view.size(), m.connected ? (*m.connected ? "yes" : "NO") : "-",
+                Or(m.ovs_version, "-").c_str());
+  }
+}
+
+// The report of one database; true when nothing needs attention.
+bool ReportDatabase(const std::string& db, const std::vector<MemberReport>& members,
+                    const ExpectedCluster& expected) {
+  std::printf("\n%s\n", db.c_str());
+  PrintMembers(members);
+  // Normal while an upgrade rolls through the members; not a reason to call the cluster
+  // unhealthy, but worth a line once it is.
+  if (const std::string mixed = MixedReleases(members); !mixed.empty()) {
+    std::printf("  mixed Open vSwitch releases: %s\n", mixed.c_str());
+  }
+  const auto clusters = AnalyzeConsensus(members, expected);
+  if (clusters.size() > 1) {
+    std::printf("  CLUSTER ID SPLIT: %zu cluster IDs among the members\n", clusters.size());
+  }
+  const std::string ctl = CtlPath(db, members);
+  for (const auto& c : clusters) PrintConsensus(db, ctl, c);
+  const auto problems = DatabaseProblems(members, clusters);
+  for (const auto& p : problems) std::printf("  needs attention: %s\n", p.c_str());
+  return problems.empty();
+}
+
+}  // namespace
+
 int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
   const auto flags = ParseSettings(Table(), args, env, kEnvPrefix, true);
   if (flags.help) {
@@ -176,53 +239,11 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
     std::cerr << "ovn-raft-report: " << *error << "\n\n" << Usage();
     return 2;
   }
-  const ExpectedCluster& expected = flags.settings->expected;
-  const long timeout_ms = static_cast<long>(flags.settings->timeout.count());
-  bool healthy = true;
-  std::map<std::string, std::vector<MemberReport>> by_db;
-  for (const auto& url : flags.positional) {
-    const auto body = FetchStatus(url, timeout_ms);
-    const auto reports =
-        body ? DecodeStatusJson(body.value(), url)
-             : Result<std::vector<MemberReport>, std::string>::Failure(body.error());
-    if (!reports || reports.value().empty()) {
-      std::printf("%s: unreachable (%s)\n", url.c_str(),
-                  (reports ? std::string("no database") : reports.error()).c_str());
-      healthy = false;
-      continue;
-    }
-    for (const auto& r : reports.value()) by_db[r.db].push_back(r);
-  }
-
+  ReportsByDb by_db;
+  bool healthy =
+      FetchAll(flags.positional, static_cast<long>(flags.settings->timeout.count()), by_db);
   for (const auto& [db, members] : by_db) {
-    std::printf("\n%s\n", db.c_str());
-    std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s %s\n", "member", "address", "status",
-                "role", "term", "leader", "members", "connected", "release");
-    for (const auto& m : members) {
-      if (!m.up) {
-        std::printf("  %-6s %s: %s\n", "?", m.source.c_str(), Or(m.error, "down").c_str());
-        continue;
-      }
-      std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7zu %-9s %s\n", m.server_id.c_str(),
-                  m.address.c_str(), m.status.c_str(), m.role.c_str(),
-                  m.term ? std::to_string(*m.term).c_str() : "-", Or(m.leader, "-").c_str(),
-                  m.view.size(), m.connected ? (*m.connected ? "yes" : "NO") : "-",
-                  Or(m.ovs_version, "-").c_str());
-    }
-    // Normal while an upgrade rolls through the members; not a reason to call the cluster
-    // unhealthy, but worth a line once it is.
-    if (const std::string mixed = MixedReleases(members); !mixed.empty()) {
-      std::printf("  mixed Open vSwitch releases: %s\n", mixed.c_str());
-    }
-    const auto clusters = AnalyzeConsensus(members, expected);
-    if (clusters.size() > 1) {
-      std::printf("  CLUSTER ID SPLIT: %zu cluster IDs among the members\n", clusters.size());
-    }
-    const std::string ctl = CtlPath(db, members);
-    for (const auto& c : clusters) PrintConsensus(db, ctl, c);
-    const auto problems = DatabaseProblems(members, clusters);
-    for (const auto& p : problems) std::printf("  needs attention: %s\n", p.c_str());
-    healthy = healthy && problems.empty();
+    healthy = ReportDatabase(db, members, flags.settings->expected) && healthy;
   }
   return healthy ? 0 : 1;
 }
