@@ -25,6 +25,7 @@ class FamilyBuilder {
                                 prometheus::MetricType type, Labels labels);
   std::vector<prometheus::MetricFamily> families_;
   std::map<std::string, std::size_t, std::less<>> index_;  // looked up without a copy
+  std::size_t last_ = 0;                                   // the family of the last sample
 };
 
 }  // namespace ovn_raft

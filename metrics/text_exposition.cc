@@ -1,5 +1,6 @@
 #include "metrics/text_exposition.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -23,10 +24,14 @@ void AppendValue(double v, std::string& out) {
   }
 }
 
+bool NeedsEscape(char c, bool quotes) { return c == '\\' || c == '\n' || (quotes && c == '"'); }
+
 // Label values escape \ " and newline; HELP text escapes \ and newline.
 void AppendEscaped(const std::string& s, bool quotes, std::string& out) {
-  if (s.find_first_of(quotes ? "\\\n\"" : "\\\n") == std::string::npos) {
-    out += s;  // the common case: nothing to escape
+  // The common case, nothing to escape, in one pass (find_first_of would call memchr on the
+  // set once per character: a tenth of a scrape's instructions).
+  if (std::none_of(s.begin(), s.end(), [&](char c) { return NeedsEscape(c, quotes); })) {
+    out += s;
     return;
   }
   for (char c : s) {
@@ -55,7 +60,7 @@ const char* TypeName(prometheus::MetricType type) {
 
 std::string TextExposition(const std::vector<prometheus::MetricFamily>& families) {
   std::string out;
-  out.reserve(16384);
+  out.reserve(32768);  // a page of two databases of three members is about 21 KB
   for (const auto& f : families) {
     // FamilyBuilder makes gauges and counters only; nothing else has a writer here.
     if (f.type != prometheus::MetricType::Counter && f.type != prometheus::MetricType::Gauge) {

@@ -35,16 +35,18 @@ std::size_t SequenceLength(std::string_view text, std::size_t i) {
 std::string ValidUtf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
+  std::size_t valid_from = 0;  // the start of the run of well-formed text not yet copied
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = SequenceLength(text, i);
     if (n == 0) {
+      out.append(text.substr(valid_from, i - valid_from));
       out += "\xEF\xBF\xBD";
-      ++i;
+      valid_from = ++i;
     } else {
-      out.append(text.substr(i, n));
       i += n;
     }
   }
+  out.append(text.substr(valid_from));  // well-formed text is copied in one piece
   return out;
 }
 
