@@ -3,6 +3,7 @@
 // One member's facts as its exporter serves them on /status, reduced to what the cluster-wide
 // report and the consensus analysis need. Decoding is pure; fetching is in report_command.cc.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>

@@ -10,6 +10,7 @@
 // an error (a wrong --ovsdb.database name, or the member left before the exporter started).
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
