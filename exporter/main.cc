@@ -132,6 +132,11 @@ int main(int argc, char** argv) {
   // Every scrape may run on another of civetweb's worker threads, and glibc gives threads
   // arenas of their own that each keep their peak: two arenas keep memory near one reply's.
   mallopt(M_ARENA_MAX, 2);
+  // A hostile or huge reply (up to --ovsdb.max-reply-size, on every connection of a round at
+  // once) is held in blocks of megabytes. glibc raises its mmap threshold each time such a
+  // block is freed, and the next ones then come from the heap and stay: fixed at 1 MiB, they
+  // are mapped and handed back as soon as they are freed.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
   using namespace ovn_raft;
   if (argc >= 2 && std::strcmp(argv[1], "parse-status") == 0) {
     return ParseStatusCommand(argc - 2, argv + 2);

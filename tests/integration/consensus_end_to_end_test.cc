@@ -299,8 +299,10 @@ class EndToEnd {
         << query;
   }
 
-  // Waits until the rules agree with the reference and exactly `alerts` are active.
-  void ExpectConverges(const std::set<std::string>& alerts, const std::string& scenario) {
+  // Waits until the rules agree with the reference and exactly `alerts` are active, besides
+  // any of `maybe` (alerts the scenario may or may not raise by their own definition).
+  void ExpectConverges(const std::set<std::string>& alerts, const std::string& scenario,
+                       const std::set<std::string>& maybe = {}) {
     SCOPED_TRACE(scenario);
     // Long enough for a minute of history: an ID first named under a minute ago is never a
     // stale candidate.
@@ -311,6 +313,9 @@ class EndToEnd {
       reference = Reference();
       rules = Rules();
       active = Alerts();
+      for (const auto& a : maybe) {
+        if (!alerts.count(a)) active.erase(a);
+      }
       if (!reference.empty() && reference == rules && active == alerts) {
         std::string states;  // for the log: which of them fire already, which are pending
         for (const auto& a : PrometheusQuery(prometheus_port_, "ALERTS")) {
@@ -818,16 +823,24 @@ TEST(ConsensusEndToEndTest, LeaderDiskFullFailsThenRecovers) {
   const int m = Follower(e.cluster());
   e.cluster().Disk(m, "nb", "128k");
   e.cluster().Wait();
+  const int first_term = e.cluster().Term("nb");
   e.cluster().Lead(m, "nb");
   const std::string failed_id = e.cluster().ServerId(m, "nb");
-  e.ExpectConverges({}, "member " + std::to_string(m) + " leads NB on a 128 KiB disk");
+  // Making member m lead takes one election or several (the leaders are frozen in turn), and
+  // the failure another: 3 leader changes within the window are frequent elections by the
+  // alert's own definition. So it may fire, but only once NB's term really rose 3 times.
+  const auto frequent = [&]() -> std::set<std::string> {
+    if (e.cluster().Term("nb") - first_term < 3) return {};
+    return {"OVNRaftFrequentElections/OVN_Northbound"};
+  };
+  e.ExpectConverges({}, "member " + std::to_string(m) + " leads NB on a 128 KiB disk", frequent());
   AlertLog log(e.port());
 
   log.Note("writes through member " + std::to_string(m) + " until its disk is full");
   e.cluster().Fill(m, "nb");
   // The failed member, by its reason; the alert fires; one member down of three.
   e.ExpectConverges({"OVNRaftMemberFailed/OVN_Northbound", "OVNRaftQuorumAtRisk/OVN_Northbound"},
-                    "member " + std::to_string(m) + " failed on a full disk");
+                    "member " + std::to_string(m) + " failed on a full disk", frequent());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::string state;
   while (state != "firing" && std::chrono::steady_clock::now() < deadline) {
@@ -862,11 +875,16 @@ TEST(ConsensusEndToEndTest, LeaderDiskFullFailsThenRecovers) {
   e.cluster().Restart(m);
   e.cluster().Wait();
   EXPECT_EQ(e.cluster().ServerId(m, "nb"), failed_id);  // the same member, not a new ID
-  e.ExpectConverges({}, "member " + std::to_string(m) + " restarted after space was freed");
+  e.ExpectConverges({}, "member " + std::to_string(m) + " restarted after space was freed",
+                    frequent());
   log.Stop();
   std::printf("[ alerts   ] %s\n", "states logged from the fill to the recovery:");
   for (const auto& line : log.lines()) std::printf("[ alerts   ] %s\n", line.c_str());
-  EXPECT_EQ(log.Seen("firing"), std::set<std::string>{"OVNRaftMemberFailed/OVN_Northbound"});
+  const auto maybe = frequent();
+  std::printf("[ alerts   ] OVN_Northbound: %d elections\n", e.cluster().Term("nb") - first_term);
+  auto firing = log.Seen("firing");
+  for (const auto& a : maybe) firing.erase(a);
+  EXPECT_EQ(firing, std::set<std::string>{"OVNRaftMemberFailed/OVN_Northbound"});
   // Pending besides: one member fewer, and what the election and the restart cause while they
   // last (scrapes taken either side of the election: two members seen leading, or followers
   // naming different leaders, for an evaluation or two; the restarted member is silent).
@@ -875,7 +893,7 @@ TEST(ConsensusEndToEndTest, LeaderDiskFullFailsThenRecovers) {
             {"OVNRaftMemberFailed/OVN_Northbound", "OVNRaftLeaderDisagreement/OVN_Northbound",
              "OVNRaftMultipleLeaders/OVN_Northbound", "OVNRaftNoLeader/OVN_Northbound"});
   for (const auto& alert : log.Seen("pending")) {
-    EXPECT_TRUE(allowed.count(alert)) << alert << " went pending";
+    EXPECT_TRUE(allowed.count(alert) || maybe.count(alert)) << alert << " went pending";
   }
 }
 
