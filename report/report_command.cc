@@ -167,12 +167,13 @@ bool FetchAll(const std::vector<std::string>& urls, long timeout_ms, ReportsByDb
   bool all = true;
   for (const auto& url : urls) {
     const auto body = FetchStatus(url, timeout_ms);
-    const auto reports =
-        body ? DecodeStatusJson(body.value(), url)
-             : Result<std::vector<MemberReport>, std::string>::Failure(body.error());
-    if (!reports || reports.value().empty()) {
-      std::printf("%s: unreachable (%s)\n", url.c_str(),
-                  (reports ? std::string("no database") : reports.error()).c_str());
+    const auto reports = body ? DecodeStatusJson(body.value(), url) : std::string{};
+    const std::string why = !body                     ? body.error()
+                            : !reports                ? reports.error()
+                            : reports.value().empty() ? "no database"
+                                                      : "";
+    if (!why.empty()) {
+      std::printf("%s: unreachable (%s)\n", url.c_str(), why.c_str());
       all = false;
       continue;
     }

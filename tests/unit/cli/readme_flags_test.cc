@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/strings.h"
 #include "exporter/config.h"
 #ifdef OVN_RAFT_HAVE_REPORT
 #include "report/report_command.h"
@@ -21,13 +22,12 @@ struct Row {
   std::string variable, default_text;
 };
 
-std::string Unquoted(std::string cell) {
+std::string Unquoted(const std::string& cell) {
   std::string out;
   for (char c : cell) {
     if (c != '`') out += c;
   }
-  const auto first = out.find_first_not_of(' '), last = out.find_last_not_of(' ');
-  return first == std::string::npos ? "" : out.substr(first, last - first + 1);
+  return std::string(Trim(out));
 }
 
 // The rows of the table under `heading` whose first cell is a flag: name -> (variable, default).
