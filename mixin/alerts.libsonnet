@@ -88,7 +88,8 @@
           },
           {
             alert: 'OVNRaftClusterIDSplit',
-            expr: "count by (%(deploymentDb)s) (count by (%(cluster)s) (ovn_raft_server_info{%(selector)s, cluster_id!=\"\"})) > 1" % $._config.labels,
+            // The identities the consensus group recorded: no second read of the raw series.
+            expr: 'count by (%(deploymentDb)s) (count by (%(cluster)s) (ovn_raft_instance:server_info:max)) > 1' % $._config.labels,
             'for': '5m',
             labels: { severity: 'critical' },
             annotations: {

@@ -109,12 +109,13 @@
             ||| % $._config.labels,
           },
           {
-            record: 'ovn_raft_cluster:reporters:count',
-            expr: "count by (%(cluster)s) (ovn_raft_view_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
-          },
-          {
             record: 'ovn_raft_cluster_view:reporters:count',
             expr: "count by (%(cluster)s, view_hash) (ovn_raft_view_info{%(selector)s, cluster_id!=\"\"})" % $._config.labels,
+          },
+          {
+            // Summed from the views just recorded rather than counted from the raw series again.
+            record: 'ovn_raft_cluster:reporters:count',
+            expr: "sum by (%(cluster)s) (ovn_raft_cluster_view:reporters:count)" % $._config.labels,
           },
           {
             record: 'ovn_raft_cluster:views:count',
@@ -167,11 +168,13 @@
             expr: "count by (%(cluster)s) (ovn_raft_cluster_member:named_by:count)" % $._config.labels,
           },
           {
+            // Named by some view but reporting none itself: the reporters are read from the
+            // per-reporter rule above (one series per reporter), not from the raw views again.
             record: 'ovn_raft_cluster_member:silent:named_by',
             expr: |||
               ovn_raft_cluster_member:named_by:count
                 unless on (%(cluster)s, member_id)
-              label_replace(ovn_raft_view_info{%(selector)s, cluster_id!=""}, "member_id", "$1", "server_id", "(.+)")
+              label_replace(ovn_raft_cluster_reporter:majority_view:bool, "member_id", "$1", "server_id", "(.+)")
             ||| % $._config.labels,
           },
           {
@@ -583,14 +586,15 @@
           {
             // The identity each exporter last reported per database, kept (by reading this rule's own
             // last value) while the exporter cannot be scraped, and dropped with its target: what ties
-            // a failed scrape to the member ID and host it watches.
+            // a failed scrape to the member ID and host it watches. The current identities are the
+            // ones recorded at the top of this group (the same labels), not a second raw read.
             record: 'ovn_raft_instance:server_info:last',
             expr: |||
-              max by (%(deployment)s, instance, db, cluster_id, server_id, host) (ovn_raft_server_info{%(selector)s, cluster_id!=""})
+              ovn_raft_instance:server_info:max
               or
               (
                 ovn_raft_instance:server_info:last
-                  unless on (%(deployment)s, instance, db) ovn_raft_server_info{%(selector)s, cluster_id!=""}
+                  unless on (%(member)s) ovn_raft_instance:server_info:max
               )
               and on (%(deployment)s, instance) up{%(exporterSelector)s}
             ||| % $._config.labels,

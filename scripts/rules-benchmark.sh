@@ -3,19 +3,23 @@
 # the three exporters of the demo's real cluster, makes N clusters of them and measures what the
 # shipped rules cost a real Prometheus, and whether they still name exactly the injected faults.
 #
-#   scripts/rules-benchmark.sh [--against REV] [--rounds R] [CLUSTERS...]   (default: 10 100 300 1000)
+#   scripts/rules-benchmark.sh [--against REV] [--rounds R] [--top N] [CLUSTERS...]
+#                                                               (default: 10 100 300 1000)
 #
 # --against REV also runs the rules of git revision REV on the same targets and prints the
-# ratio; --rounds R lets the rule sets take turns R times (default 1). Takes about 3 minutes
-# per rule set, round and cluster count.
+# ratio; --rounds R lets the rule sets take turns R times (default 1); --top N lists the N
+# costliest rules of each set (default 12). Takes about 3 minutes per rule set, round and
+# cluster count.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 against=""
 rounds=1
+top=12
 while [ $# -gt 0 ]; do
   case $1 in
     --against) against=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --top) top=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -57,4 +61,4 @@ fi
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(10 100 300 1000)
 /usr/bin/python3 "$root/tests/bench/rules_scale_bench.py" "$work" --clusters "${counts[@]}" \
-  --rules "${rules[@]}" --rounds "$rounds"
+  --rules "${rules[@]}" --rounds "$rounds" --top "$top"

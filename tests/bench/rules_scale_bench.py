@@ -3,7 +3,7 @@
 
   rules_scale_bench.py EXPOSITIONS_DIR --clusters 10 100 --rules NAME=RULES.yaml[,ALERTS.yaml] [...]
                        [--fault-every 20] [--warmup 105] [--cycles 4]
-                       [--rounds 1]
+                       [--rounds 1] [--repeats 3] [--top 12]
 
 EXPOSITIONS_DIR holds m1.prom, m2.prom, m3.prom: the /metrics of the three exporters of one real
 3-member NB+SB cluster (scripts/rules-benchmark.sh captures them live). For each cluster count N
@@ -18,6 +18,10 @@ them (3N targets, 15 s) and evaluates that set's rule files (15 s) from an empty
 After the warm-up (a stale ID is named once it has been seen for a minute) it reads, over
 --cycles evaluation cycles, each group's and each rule's evaluation time from /api/v1/rules, then
 counts the raw and recorded series, reads Prometheus' resident memory, and checks the answer.
+Then it replays: the same Prometheus, reloaded to neither scrape nor evaluate, runs each rule's
+expression alone, --repeats times, as of the last cycle, and keeps Prometheus' own evaluation
+time (the median): each rule's cost without ingestion, the other group or a busy machine, which
+move the live times by a third from one run to the next at 1,000 clusters on 2 CPUs.
 With --rounds R the rule sets take turns R times (A B A B ...), so that a busy minute of the
 machine falls on both alike; times are the mean over every cycle of every round, with the
 range of the rounds' means beside them.
@@ -194,7 +198,42 @@ def rss_mib(pid):
     return 0.0
 
 
-def run_prometheus(name, rule_files, targets_file, warmup, cycles):
+def rule_expressions(rule_files):
+    """[(name, expr)] of every rule and alert, in evaluation order."""
+    import yaml
+    out = []
+    for path in rule_files:
+        with open(path) as f:
+            for g in yaml.safe_load(f)["groups"]:
+                out += [(r.get("record") or r.get("alert"), r["expr"]) for r in g["rules"]]
+    return out
+
+
+def replay(port, proc, config, exprs, at, repeats):
+    """Each rule's expression on its own, one query at a time, as of `at` (the last cycle), on
+    the same Prometheus once it no longer scrapes or evaluates (reloaded with neither): what each
+    rule costs without the noise of ingestion, of the other group and of the machine's busy
+    moments, which at 1,000 clusters dwarf the differences. {name: seconds}, the median of
+    `repeats` evaluations (Prometheus' own evalTotalTime: no JSON encoding)."""
+    with open(config, "w") as f:
+        f.write("global:\n  scrape_interval: 15s\n")
+    proc.send_signal(signal.SIGHUP)
+    for _ in range(100):
+        if not api(port, "rules")["groups"] and not api(port, "targets")["activeTargets"]:
+            break
+        time.sleep(0.2)
+    time.sleep(5)  # what the last scrapes and evaluations left to do
+    costs = {}
+    for name, expr in exprs:
+        times = []
+        for _ in range(repeats):
+            data = api(port, "query", query=expr, time=f"{at:.3f}", stats="all")
+            times.append(data["stats"]["timings"]["evalTotalTime"])
+        costs[name] = sorted(times)[len(times) // 2]
+    return costs
+
+
+def run_prometheus(name, rule_files, targets_file, warmup, cycles, repeats):
     work = tempfile.mkdtemp(prefix=f"ovn-raft-scale-{name}-")
     port = free_port()
     with open(f"{work}/prometheus.yml", "w") as f:
@@ -233,6 +272,7 @@ scrape_configs:
                         per_rule.setdefault(r.get("name"), []).append(r["evaluationTime"])
             peak = max(peak, rss_mib(proc.pid))
             time.sleep(3)
+        at = max(parse_time(g["lastEvaluation"]) for g in api(port, "rules")["groups"])
         result = {
             "groups": {g: sum(v) / len(v) for g, v in groups.items()},
             "rules": {r: sum(v) / len(v) for r, v in per_rule.items()},
@@ -247,11 +287,21 @@ scrape_configs:
                                         or [{"value": [0, "0"]}])[0]["value"][1])),
             "cycles": len(seen),
         }
+        result["replayed"] = replay(port, proc, f"{work}/prometheus.yml", rule_expressions(rule_files),
+                                    at, repeats)
         return result
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def parse_time(rfc3339):
+    """Unix seconds of Prometheus' lastEvaluation (nanosecond RFC 3339, UTC)."""
+    from datetime import datetime, timezone
+    m = re.match(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z$", rfc3339)
+    whole = datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc)
+    return whole.timestamp() + float(m.group(2) or 0)
 
 
 def combine(runs):
@@ -260,13 +310,15 @@ def combine(runs):
         names = set().union(*(r[key] for r in runs))
         return {k: sum(r[key].get(k, 0.0) for r in runs) / len(runs) for k in names}
     last = runs[-1]
-    return dict(last, groups=mean("groups"), rules=mean("rules"), rss=max(r["rss"] for r in runs),
+    return dict(last, groups=mean("groups"), rules=mean("rules"), replayed=mean("replayed"),
+                rss=max(r["rss"] for r in runs),
                 missed_cycles=sum(r["missed_cycles"] for r in runs),
                 right=all(r["right"] for r in runs),
                 suspects=last["suspects"] if all(r["right"] for r in runs) else
                 next(r["suspects"] for r in runs if not r["right"]),
                 healthy_alerts=sorted(set().union(*(r["healthy_alerts"] for r in runs))),
-                totals=[sum(r["groups"].values()) for r in runs])
+                totals=[sum(r["groups"].values()) for r in runs],
+                replayed_totals=[sum(r["replayed"].values()) for r in runs])
 
 
 def main():
@@ -280,6 +332,8 @@ def main():
     ap.add_argument("--cycles", type=int, default=4)
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="evaluations of each rule in the replay (the median is kept)")
     args = ap.parse_args()
     members = [parse(open(os.path.join(args.expositions, f"m{k}.prom")).read()) for k in (1, 2, 3)]
     rule_sets = [r.split("=", 1) for r in args.rules]
@@ -309,7 +363,7 @@ def main():
         for _ in range(args.rounds):
             for name, rules in rule_sets:
                 r = run_prometheus(name, [os.path.abspath(f) for f in rules.split(",")], targets_file,
-                                   args.warmup, args.cycles)
+                                   args.warmup, args.cycles, args.repeats)
                 r["right"] = r["suspects"] == expected
                 r["healthy_alerts"] = sorted(a for a in r["alerts"] if a[0] not in faulty)
                 ok = ok and r["right"] and not r["healthy_alerts"]
@@ -319,9 +373,9 @@ def main():
         shutil.rmtree(tdir, ignore_errors=True)
 
         print(f"\n### {n} clusters ({len(faulty)} with a stale ID)\n")
-        print("| rules | raw / recorded series | rules per cycle | of which consensus | Prometheus RSS | "
-              "suspects named | alerts on healthy clusters | cycles missed |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| rules | raw / recorded series | rules per cycle | of which consensus | each rule alone | "
+              "Prometheus RSS | suspects named | alerts on healthy clusters | cycles missed |")
+        print("|---|---|---|---|---|---|---|---|---|")
         for name, r in results.items():
             total = sum(r["groups"].values())
             consensus = sum(v for g, v in r["groups"].items() if "consensus" in g)
@@ -329,17 +383,23 @@ def main():
                 f"WRONG: {len(r['suspects'] - expected)} extra, {len(expected - r['suspects'])} missed"
             spread = "" if len(r["totals"]) < 2 else \
                 f" ({min(r['totals']) * 1000:.0f}-{max(r['totals']) * 1000:.0f})"
+            alone = sum(r["replayed"].values())
+            alone_spread = "" if len(r["replayed_totals"]) < 2 else \
+                f" ({min(r['replayed_totals']) * 1000:.0f}-{max(r['replayed_totals']) * 1000:.0f})"
             print(f"| {name} | {r['raw']:,} / {r['recorded']:,} | {total * 1000:.0f} ms{spread} | {consensus * 1000:.0f} ms | "
+                  f"{alone * 1000:.0f} ms{alone_spread} | "
                   f"{r['rss']:.0f} MiB | {right} ({len(r['suspects'])}) | {len(r['healthy_alerts'])} | "
                   f"{r['missed_cycles']} |")
         if len(results) > 1:
             names = list(results)
             base = sum(results[names[0]]["groups"].values())
+            base_alone = sum(results[names[0]]["replayed"].values())
             for name in names[1:]:
-                print(f"\n{name} / {names[0]}: {sum(results[name]['groups'].values()) / base:.2f} of the time per cycle")
+                print(f"\n{name} / {names[0]}: {sum(results[name]['groups'].values()) / base:.2f} of the time per cycle, "
+                      f"{sum(results[name]['replayed'].values()) / base_alone:.2f} of the time of each rule alone")
         for name, r in results.items():
-            top = sorted(r["rules"].items(), key=lambda kv: -kv[1])[:args.top]
-            print(f"\ncostliest rules ({name}): " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in top))
+            top = sorted(r["replayed"].items(), key=lambda kv: -kv[1])[:args.top]
+            print(f"\ncostliest rules alone ({name}): " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in top))
             for a in r["healthy_alerts"][:10]:
                 print(f"  alert on a healthy cluster ({name}): {a}")
         sys.stdout.flush()
