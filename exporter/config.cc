@@ -164,6 +164,14 @@ const std::vector<Flag<Config>>& Table() {
              [](Config& c, const std::string& v) {
                return SetDuration(c.min_interval, v, milliseconds(0), milliseconds::max(), "");
              }},
+        {.spec = {.name = "ovsdb.server-facts-interval",
+                  .help = "Ask the server's memory/show and storage status at most this often, "
+                          "reusing them in between; 0 asks on every read."},
+         .defaults = {"10s"},
+         .set =
+             [](Config& c, const std::string& v) {
+               return SetDuration(c.facts_interval, v, milliseconds(0), milliseconds::max(), "");
+             }},
         {.spec = {.name = "ovsdb.max-reply-size",
                   .help = "Largest reply accepted from ovsdb-server, in bytes.",
                   .deprecated = {"max-reply-size"}},

@@ -32,6 +32,8 @@ struct Config {
   std::vector<DatabaseTarget> databases;         // at least one, unique names
   std::chrono::milliseconds timeout{0};
   std::chrono::milliseconds min_interval{0};
+  std::chrono::milliseconds facts_interval{
+      0};  // memory/show and storage status, at most this often
   std::size_t max_reply_bytes = 0;
   std::size_t max_members = 0;  // per view; bounds the series of a scrape
   ExpectedCluster expected;

@@ -60,7 +60,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   CallOptions options;
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
-  DatabaseReader reader(config.databases, options, config.max_members);
+  DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
   ReadCoordinator coordinator(
       [&reader](std::chrono::milliseconds timeout) { return reader.ReadAll(timeout); },
       config.min_interval, config.timeout);
@@ -89,6 +89,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
        {"databases", dbs},
        {"timeout_ms", std::to_string(config.timeout.count())},
        {"min_interval_ms", std::to_string(config.min_interval.count())},
+       {"server_facts_interval_ms", std::to_string(config.facts_interval.count())},
        {"basic_auth", auth_on ? "on" : "off"},
        {"tls", tls ? "on" : "off"},
        {"version", OVN_RAFT_VERSION}});
@@ -137,6 +138,10 @@ int main(int argc, char** argv) {
   // block is freed, and the next ones then come from the heap and stay: fixed at 1 MiB, they
   // are mapped and handed back as soon as they are freed.
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  // Fixing that threshold also fixes the trim threshold at glibc's 128 KiB, which one scrape's
+  // free top of heap passes: every scrape then gave its pages back (brk, madvise) and faulted
+  // them in again, the better part of the exporter's own time. 512 KiB holds a scrape's peak.
+  mallopt(M_TRIM_THRESHOLD, 512 << 10);
   using namespace ovn_raft;
   if (argc >= 2 && std::strcmp(argv[1], "parse-status") == 0) {
     return ParseStatusCommand(argc - 2, argv + 2);

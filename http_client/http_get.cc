@@ -28,6 +28,8 @@ HttpGetResult HttpClient::Get(const std::string& url, const HttpGetOptions& opti
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r.body);
   curl_easy_setopt(curl, CURLOPT_USERPWD,
                    options.user_password.empty() ? nullptr : options.user_password.c_str());
+  curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, options.fresh_connection ? 1L : 0L);
+  curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, options.fresh_connection ? 1L : 0L);
   const auto start = std::chrono::steady_clock::now();
   const CURLcode rc = curl_easy_perform(curl);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -11,6 +11,7 @@ namespace ovn_raft {
 struct HttpGetOptions {
   std::string user_password;  // "user:password" for basic auth; empty: none
   long timeout_ms = 10000;
+  bool fresh_connection = false;  // a new connection for this request, closed after it
 };
 
 struct HttpGetResult {

@@ -2,25 +2,31 @@
 
 namespace ovn_raft {
 
+// Samples come database by database, each in the order the first one created the families:
+// the family of the last sample, then the one after it, answer nearly every lookup. A scan
+// finds the rest; an index would cost two allocations per family on every scrape.
+std::size_t FamilyBuilder::Find(std::string_view name) const {
+  const std::size_t n = families_.size();
+  if (last_ < n && families_[last_].name == name) return last_;
+  if (last_ + 1 < n && families_[last_ + 1].name == name) return last_ + 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (families_[i].name == name) return i;
+  }
+  return n;
+}
+
 prometheus::ClientMetric& FamilyBuilder::Add(std::string_view name, std::string_view help,
                                              prometheus::MetricType type, Labels labels) {
-  // Samples of one family mostly come in a row (one per member): no lookup for those.
-  if (last_ >= families_.size() || families_[last_].name != name) {
-    auto it = index_.find(name);
-    if (it == index_.end()) {
-      it = index_.emplace(std::string(name), families_.size()).first;
-      prometheus::MetricFamily family;
-      family.name = std::string(name);
-      family.help = std::string(help);
-      family.type = type;
-      family.metric.reserve(2);  // most families have one sample per database, and two are read
-      families_.push_back(std::move(family));
-    }
-    last_ = it->second;
+  last_ = Find(name);
+  if (last_ == families_.size()) {
+    prometheus::MetricFamily& family = families_.emplace_back();
+    family.name = std::string(name);
+    family.help = std::string(help);
+    family.type = type;
+    family.metric.reserve(2);  // most families have one sample per database, and two are read
   }
   auto& metrics = families_[last_].metric;
-  metrics.emplace_back();
-  metrics.back().label = std::move(labels);
+  metrics.emplace_back().label = std::move(labels);
   return metrics.back();
 }
 

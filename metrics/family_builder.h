@@ -3,7 +3,6 @@
 // Collects samples into prometheus-cpp MetricFamily values, one family per name, in the order
 // names are first used. Families without samples are never emitted.
 
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +15,10 @@ using Labels = std::vector<prometheus::ClientMetric::Label>;
 
 class FamilyBuilder {
  public:
+  // Room for the families expected, so that adding one never moves the others.
+  explicit FamilyBuilder(std::size_t expected_families = 0) {
+    families_.reserve(expected_families);
+  }
   void Gauge(std::string_view name, std::string_view help, Labels labels, double value);
   void Counter(std::string_view name, std::string_view help, Labels labels, double value);
   std::vector<prometheus::MetricFamily> Take() { return std::move(families_); }
@@ -23,9 +26,10 @@ class FamilyBuilder {
  private:
   prometheus::ClientMetric& Add(std::string_view name, std::string_view help,
                                 prometheus::MetricType type, Labels labels);
+  // The family named `name`, or families_.size() when there is none yet.
+  std::size_t Find(std::string_view name) const;
   std::vector<prometheus::MetricFamily> families_;
-  std::map<std::string, std::size_t, std::less<>> index_;  // looked up without a copy
-  std::size_t last_ = 0;                                   // the family of the last sample
+  std::size_t last_ = 0;  // the family of the last sample
 };
 
 }  // namespace ovn_raft

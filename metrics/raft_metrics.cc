@@ -331,7 +331,7 @@ class RaftMetrics {
   }
 
   std::int64_t now_ms_;
-  FamilyBuilder b_;
+  FamilyBuilder b_{128};  // a page of two databases has about 100 families
 };
 
 }  // namespace

@@ -39,8 +39,9 @@ void ReadServerFacts(const JsonRpcCall& memory, const JsonRpcCall& storage, Data
 }  // namespace
 
 DatabaseReader::DatabaseReader(const std::vector<DatabaseTarget>& targets,
-                               const CallOptions& options, std::size_t max_members)
-    : options_(options), max_members_(max_members) {
+                               const CallOptions& options, std::size_t max_members,
+                               std::chrono::milliseconds facts_interval)
+    : options_(options), max_members_(max_members), facts_interval_(facts_interval) {
   for (const auto& t : targets) {
     auto slot = std::make_unique<Slot>(t);
     if (!t.sock_path.empty()) slot->sock = std::make_unique<JsonRpcConnection>(t.sock_path);
@@ -65,26 +66,41 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
 
-  // Database i's cluster/status is calls[first[i]], then its memory/show and storage status;
-  // its _Server select, when it has a database socket, the call right after them.
+  // Where each database's calls stand in `calls`; kNone for a call not sent this round.
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Asked {
+    std::size_t status, select = kNone, memory = kNone, storage = kNone;
+  };
   std::vector<JsonRpcCall> calls;
-  std::vector<std::size_t> first;
-  for (const auto& slot : slots_) {
-    first.push_back(calls.size());
-    calls.push_back(UnixctlRequest(slot->ctl, "cluster/status", {slot->target.name}));
-    calls.push_back(UnixctlRequest(slot->memory_ctl, "memory/show", {}));
-    calls.push_back(UnixctlRequest(slot->storage_ctl, "ovsdb-server/get-db-storage-status",
-                                   {slot->target.name}));
-    if (slot->sock) calls.push_back(ServerDatabasesRequest(*slot->sock));
-  }
+  std::vector<Asked> asked;
   const auto start = Clock::now();
+  for (const auto& slot : slots_) {
+    Asked a;
+    // memory/show first when asked: ovsdb-server answers it on the next turn of its main loop,
+    // which then overlaps the requests that follow.
+    if (FactsDue(*slot, start)) {
+      a.memory = calls.size();
+      calls.push_back(UnixctlRequest(slot->memory_ctl, "memory/show", {}));
+      a.storage = calls.size();
+      calls.push_back(UnixctlRequest(slot->storage_ctl, "ovsdb-server/get-db-storage-status",
+                                     {slot->target.name}));
+    }
+    a.status = calls.size();
+    calls.push_back(UnixctlRequest(slot->ctl, "cluster/status", {slot->target.name}));
+    if (slot->sock) {
+      a.select = calls.size();
+      calls.push_back(ServerDatabasesRequest(*slot->sock));
+    }
+    asked.push_back(a);
+  }
   ExchangeAll(calls, options);
   ReadVersions(start + timeout);
 
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = *slots_[i];
-    const JsonRpcCall& status = calls[first[i]];
-    const JsonRpcCall* select = slot.sock ? &calls[first[i] + 3] : nullptr;
+    const Asked& a = asked[i];
+    const JsonRpcCall& status = calls[a.status];
+    const JsonRpcCall* select = a.select != kNone ? &calls[a.select] : nullptr;
     DatabaseReading r;
     r.target = slot.target;
     const auto done = select ? std::max(status.done_at, select->done_at) : status.done_at;
@@ -107,7 +123,26 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     } else {
       r.status_error = text.error();
     }
-    ReadServerFacts(calls[first[i] + 1], calls[first[i] + 2], r);
+    if (a.memory != kNone) {
+      ReadServerFacts(calls[a.memory], calls[a.storage], r);
+      if (facts_interval_.count() > 0) {
+        slot.memory_ctl.Close();
+        slot.storage_ctl.Close();
+      }
+      slot.memory.reset();
+      slot.storage.reset();
+      if (r.memory && r.storage) {  // kept only when whole: a failure is asked again next round
+        slot.memory = r.memory;
+        slot.storage = r.storage;
+        slot.facts_at = start;
+        slot.facts_connects = slot.ctl.connects();
+      }
+    } else if (slot.ctl.fd() >= 0 && slot.ctl.connects() == slot.facts_connects) {
+      // Reused only from the server that answered this round on the same connection: not from
+      // one that has since restarted or stopped answering.
+      r.memory = slot.memory;
+      r.storage = slot.storage;
+    }
     if (select) {
       auto rows = ServerDatabasesResult(*select);
       if (!rows) {
@@ -141,6 +176,11 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     s.databases.push_back(std::move(r));
   }
   return s;
+}
+
+bool DatabaseReader::FactsDue(const Slot& slot, std::chrono::steady_clock::time_point now) const {
+  return !slot.memory || facts_interval_.count() == 0 || now - slot.facts_at >= facts_interval_ ||
+         slot.ctl.fd() < 0 || slot.facts_connects != slot.ctl.connects();
 }
 
 void DatabaseReader::Observe(Slot& slot, std::chrono::system_clock::time_point now,

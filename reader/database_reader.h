@@ -4,6 +4,11 @@
 // open between rounds. Read-only: sends only `cluster/status`, a _Server select, `memory/show`,
 // `ovsdb-server/get-db-storage-status` and, once per connection to the server, `version`.
 //
+// The server's own facts (`memory/show` and the storage status) are asked at most once per
+// `facts_interval` and reused in between: slow-moving counts, and ovsdb-server answers
+// memory/show only on the next turn of its main loop, which made a round wait for a second
+// turn. Every round still reads cluster/status and _Server.
+//
 // A database this process has read as a cluster member and that the server then stops
 // serving has left its cluster (`cluster/leave`: ovsdb-server removes the database once it
 // has left): a state, reported as status "left", not a read error. One never served here is
@@ -29,7 +34,8 @@ class DatabaseReader {
   // A status listing more than `max_members` is refused (kViewTooLarge): the series of one
   // scrape grow with the members, and no real cluster comes near it.
   DatabaseReader(const std::vector<DatabaseTarget>& targets, const CallOptions& options,
-                 std::size_t max_members = 256);
+                 std::size_t max_members = 256,
+                 std::chrono::milliseconds facts_interval = std::chrono::milliseconds(0));
 
   // Reads every database at once: all requests go out together and the replies are awaited
   // together, so one hung database delays nothing but itself and the round ends within
@@ -41,8 +47,10 @@ class DatabaseReader {
     explicit Slot(const DatabaseTarget& t)
         : target(t), ctl(t.ctl_path), memory_ctl(t.ctl_path), storage_ctl(t.ctl_path) {}
     DatabaseTarget target;
-    // A unixctl connection answers one request at a time: the round's three go out at once on
-    // three connections to the same socket.
+    // A unixctl connection answers one request at a time: a round's requests go out at once on
+    // connections of their own to the same socket. With a facts interval, the two for the facts
+    // are opened when the facts are due and closed after: no idle connection waits on the
+    // server in between.
     JsonRpcConnection ctl;                    // cluster/status (and `version`)
     JsonRpcConnection memory_ctl;             // memory/show
     JsonRpcConnection storage_ctl;            // ovsdb-server/get-db-storage-status
@@ -56,7 +64,16 @@ class DatabaseReader {
     std::chrono::system_clock::time_point seen_since;
     std::uint64_t seen_since_connects = 0;  // ctl.connects() then
     LogCompactionClock log_clock;  // since when the log's entries have waited, on this connection
+    // The server's facts as last read whole (both answered), on ctl's connection `facts_connects`
+    // at `facts_at`: reused while younger than facts_interval and the server has not restarted.
+    std::optional<MemoryUsage> memory;
+    std::optional<StorageStatus> storage;
+    std::chrono::steady_clock::time_point facts_at;
+    std::uint64_t facts_connects = 0;
   };
+
+  // Whether this round asks the slot's server for its facts again.
+  bool FactsDue(const Slot& slot, std::chrono::steady_clock::time_point now) const;
 
   // Updates what the slot has seen of its server's run and log with this round's reading.
   static void Observe(Slot& slot, std::chrono::system_clock::time_point now, DatabaseReading& r);
@@ -68,6 +85,7 @@ class DatabaseReader {
 
   CallOptions options_;
   std::size_t max_members_;
+  std::chrono::milliseconds facts_interval_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::mutex mu_;
 };
