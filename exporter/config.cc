@@ -61,14 +61,16 @@ Error SetNumber(N& out, const std::string& value, std::uint64_t min, std::uint64
   return std::nullopt;
 }
 
-// A duration in [min, max] into `out`.
-Error SetDuration(std::chrono::milliseconds& out, const std::string& value,
-                  std::chrono::milliseconds min, std::chrono::milliseconds max, const char* what) {
-  const auto d = ParseDuration(value);
-  if (!d) return "expected a duration like 2s or 500ms, got " + Quoted(value);
-  if (*d < min || *d > max) return std::string(what) + ", got " + Quoted(value);
-  out = *d;
-  return std::nullopt;
+// The setter of a duration flag: into `field`, within [min, max] (`what` says so otherwise).
+auto DurationInto(std::chrono::milliseconds Config::*field, std::chrono::milliseconds min,
+                  std::chrono::milliseconds max, const char* what) {
+  return [=](Config& c, const std::string& value) -> Error {
+    const auto d = ParseDuration(value);
+    if (!d) return "expected a duration like 2s or 500ms, got " + Quoted(value);
+    if (*d < min || *d > max) return std::string(what) + ", got " + Quoted(value);
+    c.*field = *d;
+    return std::nullopt;
+  };
 }
 
 Error SetLogLevel(Config& c, const std::string& v) {
@@ -123,11 +125,8 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "web.request-timeout",
                   .help = "Deadline to receive a request; a connection carries one request."},
          .defaults = {"2s"},
-         .set =
-             [](Config& c, const std::string& v) {
-               return SetDuration(c.web_request_timeout, v, milliseconds(100), milliseconds(600000),
-                                  "expected a duration from 100ms to 10m");
-             }},
+         .set = DurationInto(&Config::web_request_timeout, milliseconds(100), milliseconds(600000),
+                             "expected a duration from 100ms to 10m")},
         {.spec = {.name = "web.allowed-sources",
                   .help = "Comma-separated IPv4 or IPv6 CIDRs allowed to connect, e.g. the "
                           "scrapers' networks; others are refused before they take a worker.",
@@ -151,27 +150,18 @@ const std::vector<Flag<Config>>& Table() {
                   .help = "Deadline for reading one database, e.g. 2s, 500ms.",
                   .deprecated = {"timeout"}},
          .defaults = {"2s"},
-         .set =
-             [](Config& c, const std::string& v) {
-               return SetDuration(c.timeout, v, milliseconds(1), milliseconds::max(),
-                                  "must be more than 0");
-             }},
+         .set = DurationInto(&Config::timeout, milliseconds(1), milliseconds::max(),
+                             "must be more than 0")},
         {.spec = {.name = "ovsdb.min-interval",
                   .help = "Reuse a reading younger than this; 0 reads on every scrape.",
                   .deprecated = {"min-interval"}},
          .defaults = {"1s"},
-         .set =
-             [](Config& c, const std::string& v) {
-               return SetDuration(c.min_interval, v, milliseconds(0), milliseconds::max(), "");
-             }},
+         .set = DurationInto(&Config::min_interval, milliseconds(0), milliseconds::max(), "")},
         {.spec = {.name = "ovsdb.server-facts-interval",
                   .help = "Ask the server's memory/show and storage status at most this often, "
                           "reusing them in between; 0 asks on every read."},
          .defaults = {"10s"},
-         .set =
-             [](Config& c, const std::string& v) {
-               return SetDuration(c.facts_interval, v, milliseconds(0), milliseconds::max(), "");
-             }},
+         .set = DurationInto(&Config::facts_interval, milliseconds(0), milliseconds::max(), "")},
         {.spec = {.name = "ovsdb.max-reply-size",
                   .help = "Largest reply accepted from ovsdb-server, in bytes.",
                   .deprecated = {"max-reply-size"}},

@@ -395,8 +395,12 @@ def main():
             base = sum(results[names[0]]["groups"].values())
             base_alone = sum(results[names[0]]["replayed"].values())
             for name in names[1:]:
+                # Round i of each set ran one after the other: their ratio sees the same machine.
+                paired = ", ".join(f"{b / a:.2f}" for a, b in zip(results[names[0]]["replayed_totals"],
+                                                                  results[name]["replayed_totals"]))
                 print(f"\n{name} / {names[0]}: {sum(results[name]['groups'].values()) / base:.2f} of the time per cycle, "
-                      f"{sum(results[name]['replayed'].values()) / base_alone:.2f} of the time of each rule alone")
+                      f"{sum(results[name]['replayed'].values()) / base_alone:.2f} of the time of each rule alone "
+                      f"(round by round: {paired})")
         for name, r in results.items():
             top = sorted(r["replayed"].items(), key=lambda kv: -kv[1])[:args.top]
             print(f"\ncostliest rules alone ({name}): " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in top))
