@@ -137,9 +137,7 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
         slot.facts_at = start;
         slot.facts_connects = slot.ctl.connects();
       }
-    } else if (slot.ctl.fd() >= 0 && slot.ctl.connects() == slot.facts_connects) {
-      // Reused only from the server that answered this round on the same connection: not from
-      // one that has since restarted or stopped answering.
+    } else if (FactsHeld(slot)) {  // checked again: the round may have lost or remade ctl
       r.memory = slot.memory;
       r.storage = slot.storage;
     }
@@ -178,9 +176,14 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
   return s;
 }
 
+// Facts are lent only by the server that answers on the connection they were read on: not by
+// one that has since restarted or stopped answering.
+bool DatabaseReader::FactsHeld(const Slot& slot) {
+  return slot.memory && slot.ctl.fd() >= 0 && slot.facts_connects == slot.ctl.connects();
+}
+
 bool DatabaseReader::FactsDue(const Slot& slot, std::chrono::steady_clock::time_point now) const {
-  return !slot.memory || facts_interval_.count() == 0 || now - slot.facts_at >= facts_interval_ ||
-         slot.ctl.fd() < 0 || slot.facts_connects != slot.ctl.connects();
+  return facts_interval_.count() == 0 || !FactsHeld(slot) || now - slot.facts_at >= facts_interval_;
 }
 
 void DatabaseReader::Observe(Slot& slot, std::chrono::system_clock::time_point now,

@@ -72,6 +72,8 @@ class DatabaseReader {
     std::uint64_t facts_connects = 0;
   };
 
+  // Whether the slot holds facts its server may still stand behind.
+  static bool FactsHeld(const Slot& slot);
   // Whether this round asks the slot's server for its facts again.
   bool FactsDue(const Slot& slot, std::chrono::steady_clock::time_point now) const;
 
