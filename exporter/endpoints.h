@@ -6,12 +6,15 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "exporter/basic_auth.h"
 #include "exporter/config.h"
 #include "exporter/http_server.h"
 #include "exporter/source_limiter.h"
 #include "exporter/web_config_watcher.h"
+#include "metrics/metric_family.h"
 #include "reader/read_coordinator.h"
 
 namespace ovn_raft {
@@ -23,6 +26,7 @@ class Endpoints {
 
  private:
   HttpResponse Metrics(const HttpRequest& request);
+  std::vector<prometheus::MetricFamily> OwnFamilies() const;
   HttpResponse Ready();
   HttpResponse Status();
   HttpResponse Landing() const;
@@ -36,6 +40,10 @@ class Endpoints {
   SourceLimiter sources_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
+  // The last page's database families, emptied of samples, for the next page to fill (one
+  // set: a scrape that meets another at once builds its own).
+  std::mutex spare_mu_;
+  std::vector<prometheus::MetricFamily> spare_;
 };
 
 }  // namespace ovn_raft

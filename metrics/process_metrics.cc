@@ -5,7 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -15,7 +15,7 @@
 namespace ovn_raft {
 namespace {
 
-// One read(2): /proc files are small, and iostreams cost more than the read itself.
+// Reads /proc/stat whole: read once, at the first scrape.
 std::string Slurp(const char* path) {
   std::string out;
   const int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -35,17 +35,45 @@ double BootTime() {
   return 0;
 }
 
-int OpenFds() {
-  int n = 0;
-  if (DIR* d = opendir("/proc/self/fd")) {
-    while (const dirent* e = readdir(d)) {
+// The two /proc files read on every scrape, opened once: each open walked the path again, and
+// opening cost as much as reading (about 13 of 30 us per scrape with the 256 workers; the
+// stat itself walks every thread). Both stay open for the life of the process and count among
+// its descriptors. /proc/self is resolved at open: these name the process, whatever thread
+// reads them later.
+class ProcSelf {
+ public:
+  static ProcSelf& Instance() {
+    static ProcSelf self;
+    return self;
+  }
+
+  // /proc/self/stat, read again from its start: the kernel writes it anew for offset 0.
+  std::string Stat() const {
+    char buf[1024];  // one line of 52 numbers and a 16-byte name
+    const ssize_t n = stat_fd_ < 0 ? -1 : pread(stat_fd_, buf, sizeof(buf), 0);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+  }
+
+  int OpenFds() {
+    const std::lock_guard<std::mutex> lock(mu_);  // a DIR stream is one reader's
+    if (fd_dir_ == nullptr) return -1;
+    rewinddir(fd_dir_);
+    int n = 0;
+    while (const dirent* e = readdir(fd_dir_)) {
       if (e->d_name[0] != '.') ++n;
     }
-    closedir(d);
-    --n;  // the descriptor opendir itself holds
+    return n;
   }
-  return n;
-}
+
+ private:
+  ProcSelf()
+      : stat_fd_(open("/proc/self/stat", O_RDONLY | O_CLOEXEC)),
+        fd_dir_(opendir("/proc/self/fd")) {}
+
+  const int stat_fd_;
+  std::mutex mu_;
+  DIR* const fd_dir_;
+};
 
 }  // namespace
 
@@ -81,8 +109,9 @@ std::optional<ProcStat> ParseProcStat(std::string_view stat, long ticks_per_seco
 std::vector<prometheus::MetricFamily> CollectProcessMetrics() {
   FamilyBuilder b;
   static const double boot_time = BootTime();
-  const auto stat = ParseProcStat(Slurp("/proc/self/stat"), sysconf(_SC_CLK_TCK),
-                                  sysconf(_SC_PAGESIZE), boot_time);
+  static const long ticks_per_second = sysconf(_SC_CLK_TCK), page_size = sysconf(_SC_PAGESIZE);
+  ProcSelf& self = ProcSelf::Instance();
+  const auto stat = ParseProcStat(self.Stat(), ticks_per_second, page_size, boot_time);
   if (stat) {
     b.Counter("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.", {},
               stat->cpu_seconds);
@@ -93,7 +122,9 @@ std::vector<prometheus::MetricFamily> CollectProcessMetrics() {
     b.Gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
             {}, stat->start_time_seconds);
   }
-  b.Gauge("process_open_fds", "Number of open file descriptors.", {}, OpenFds());
+  if (const int fds = self.OpenFds(); fds >= 0) {
+    b.Gauge("process_open_fds", "Number of open file descriptors.", {}, fds);
+  }
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
     b.Gauge("process_max_fds", "Maximum number of open file descriptors.", {},

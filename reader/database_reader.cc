@@ -49,17 +49,20 @@ DatabaseReader::DatabaseReader(const std::vector<DatabaseTarget>& targets,
   }
 }
 
-Snapshot DatabaseReader::ReadAll(std::chrono::milliseconds timeout) {
+Snapshot DatabaseReader::ReadAll(std::chrono::milliseconds timeout,
+                                 const std::function<void()>& while_waiting) {
   const std::lock_guard<std::mutex> lock(mu_);
   std::size_t reply_bytes = 0;
-  Snapshot s = ReadRound(timeout, &reply_bytes);
+  Snapshot s = ReadRound(timeout, while_waiting, &reply_bytes);
   // A large reply's memory is free again here; hand it back to the system rather than keep
   // the peak for good (a 7.9 MB status otherwise holds ~60 MiB).
   if (reply_bytes > (1u << 20)) malloc_trim(0);
   return s;
 }
 
-Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_t* reply_bytes) {
+Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout,
+                                   const std::function<void()>& while_waiting,
+                                   std::size_t* reply_bytes) {
   using Clock = std::chrono::steady_clock;
   CallOptions options = options_;
   options.timeout = timeout;
@@ -93,7 +96,7 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout, std::size_
     }
     asked.push_back(a);
   }
-  ExchangeAll(calls, options);
+  ExchangeAll(calls, options, while_waiting);
   ReadVersions(start + timeout);
 
   for (std::size_t i = 0; i < slots_.size(); ++i) {

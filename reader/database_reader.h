@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -39,8 +40,10 @@ class DatabaseReader {
 
   // Reads every database at once: all requests go out together and the replies are awaited
   // together, so one hung database delays nothing but itself and the round ends within
-  // `timeout`. Thread-safe (rounds are serialised; the ReadCoordinator never overlaps them).
-  Snapshot ReadAll(std::chrono::milliseconds timeout);
+  // `timeout`. `while_waiting` runs once, while the servers answer (see ExchangeAll).
+  // Thread-safe (rounds are serialised; the ReadCoordinator never overlaps them).
+  Snapshot ReadAll(std::chrono::milliseconds timeout,
+                   const std::function<void()>& while_waiting = nullptr);
 
  private:
   struct Slot {
@@ -83,7 +86,8 @@ class DatabaseReader {
   // Asks `version` of every server whose answer is not known for its current connection.
   void ReadVersions(std::chrono::steady_clock::time_point deadline);
 
-  Snapshot ReadRound(std::chrono::milliseconds timeout, std::size_t* reply_bytes);
+  Snapshot ReadRound(std::chrono::milliseconds timeout, const std::function<void()>& while_waiting,
+                     std::size_t* reply_bytes);
 
   CallOptions options_;
   std::size_t max_members_;

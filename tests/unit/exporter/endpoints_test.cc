@@ -31,7 +31,8 @@ Config Defaults() {
 }
 
 struct Fixture {
-  ReadCoordinator coordinator{[](auto) { return OneLeader(); }, std::chrono::milliseconds(0)};
+  ReadCoordinator coordinator{[](auto, const auto&) { return OneLeader(); },
+                              std::chrono::milliseconds(0)};
   Config config = Defaults();
 };
 
