@@ -87,29 +87,28 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
 }
 
 // A snapshot (shared or reused, see ReadCoordinator) and fresh families built from it, then
-// the exporter's own series, collected while ovsdb-server answers: with 256 workers to walk,
-// the process' CPU time alone costs ~20 us, and the page waited for it.
+// the exporter's own series. What needs no snapshot is done while ovsdb-server answers: the
+// own series (with 256 workers to walk, the process' CPU time alone costs ~20 us) and the
+// emptying of the last page's families, which this page fills again.
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
-  std::vector<prometheus::MetricFamily> own;
-  const auto snapshot = coordinator_.Get(Wait(request), [&] { own = OwnFamilies(); });
+  std::vector<prometheus::MetricFamily> own, spare;
+  const auto snapshot = coordinator_.Get(Wait(request), [&] {
+    own = OwnFamilies();
+    {
+      const std::lock_guard<std::mutex> lock(spare_mu_);
+      spare.swap(spare_);
+    }
+    for (auto& f : spare) f.metric.clear();
+  });
   if (!snapshot) return Unfinished();
-  std::vector<prometheus::MetricFamily> spare;
-  {
-    const std::lock_guard<std::mutex> lock(spare_mu_);
-    spare.swap(spare_);
-  }
   auto families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
                                    config_.expected, std::move(spare));
-  const std::size_t database_families = families.size();
-  families.reserve(database_families + own.size());
+  families.reserve(families.size() + own.size());
   for (auto& f : own) families.push_back(std::move(f));
   HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
-  families.resize(database_families);
-  for (auto& f : families) f.metric.clear();
-  {
-    const std::lock_guard<std::mutex> lock(spare_mu_);
-    spare_.swap(families);
-  }
+  // Handed back whole: the next page's builder drops the families it gets no sample for.
+  const std::lock_guard<std::mutex> lock(spare_mu_);
+  spare_.swap(families);
   return page;
 }
 
