@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "base/build_version.h"
 #include "exporter/status_document.h"
 #include "metrics/family_builder.h"
 #include "metrics/process_metrics.h"
@@ -116,7 +117,7 @@ HttpResponse Endpoints::Metrics(const HttpRequest& request) {
 std::vector<prometheus::MetricFamily> Endpoints::OwnFamilies() const {
   FamilyBuilder b;
   b.Gauge("ovn_raft_exporter_build_info", "Version of ovn-raft-exporter; always 1.",
-          {{"version", OVN_RAFT_VERSION}, {"revision", OVN_RAFT_REVISION}}, 1);
+          {{"version", kBuildVersion}, {"revision", kBuildRevision}}, 1);
   for (const auto& [reason, count] :
        {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_},
         std::pair{"source_busy", &source_busy_}}) {
@@ -163,8 +164,8 @@ HttpResponse Endpoints::Landing() const {
   }
   const std::string html =
       "<!DOCTYPE html><html><head><title>OVN Raft Exporter</title></head><body>"
-      "<h1>OVN Raft Exporter</h1><p>Version " OVN_RAFT_VERSION " (" OVN_RAFT_REVISION
-      ")</p><ul><li><a href=\"" +
+      "<h1>OVN Raft Exporter</h1><p>Version " +
+      std::string(kBuildVersion) + " (" + kBuildRevision + ")</p><ul><li><a href=\"" +
       config_.telemetry_path +
       "\">Metrics</a></li><li><a href=\"/status\">Parsed status (JSON)</a></li>"
       "<li><a href=\"/readyz\">Readiness</a></li><li><a href=\"/healthz\">Health</a></li></ul>"

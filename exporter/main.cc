@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/build_version.h"
 #include "base/log.h"
 #include "exporter/basic_auth.h"
 #include "exporter/config.h"
@@ -94,7 +95,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
        {"server_facts_interval_ms", std::to_string(config.facts_interval.count())},
        {"basic_auth", auth_on ? "on" : "off"},
        {"tls", tls ? "on" : "off"},
-       {"version", OVN_RAFT_VERSION}});
+       {"version", kBuildVersion}});
 
   int signal = 0;
   sigwait(&stop, &signal);
@@ -158,8 +159,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (parsed.version) {
-    std::cout << "ovn-raft-exporter " << OVN_RAFT_VERSION << " (revision " << OVN_RAFT_REVISION
-              << ")\n";
+    std::cout << VersionLine("ovn-raft-exporter") << "\n";
     return 0;
   }
   if (!parsed.settings) {

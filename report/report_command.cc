@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/build_version.h"
 #include "cli/duration.h"
 #include "cli/expected_cluster_flags.h"
 #include "cli/flag_table.h"
@@ -229,8 +230,7 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
     return 0;
   }
   if (flags.version) {
-    std::cout << "ovn-raft-report " << OVN_RAFT_VERSION << " (revision " << OVN_RAFT_REVISION
-              << ")\n";
+    std::cout << VersionLine("ovn-raft-report") << "\n";
     return 0;
   }
   for (const auto& w : flags.warnings) std::cerr << "ovn-raft-report: " << w << "\n";

@@ -2,8 +2,8 @@
 """What the recording rules cost a Prometheus that watches a fleet of OVN clusters.
 
   rules_scale_bench.py EXPOSITIONS_DIR --clusters 10 100 --rules NAME=RULES.yaml[,ALERTS.yaml] [...]
-                       [--fault-every 20] [--warmup 105] [--cycles 4]
-                       [--rounds 1] [--repeats 3] [--top 12]
+                       [--fault-every 20] [--warmup 105] [--cycles 4] [--interval 15]
+                       [--rounds 1] [--repeats 3] [--top 12] [--paired]
 
 EXPOSITIONS_DIR holds m1.prom, m2.prom, m3.prom: the /metrics of the three exporters of one real
 3-member NB+SB cluster (scripts/rules-benchmark.sh captures them live). For each cluster count N
@@ -14,7 +14,8 @@ re-created at the address of another, as a fresh restart leaves it). It writes d
 the rules must give: exactly those stale IDs named, and no alert on a healthy cluster.
 
 One HTTP server serves the 3N expositions; for each rule set in turn a real Prometheus scrapes
-them (3N targets, 15 s) and evaluates that set's rule files (15 s) from an empty TSDB.
+them (3N targets, 15 s) and evaluates that set's rule files (every --interval, 15 s) from an
+empty TSDB.
 After the warm-up (a stale ID is named once it has been seen for a minute) it reads, over
 --cycles evaluation cycles, each group's and each rule's evaluation time from /api/v1/rules, then
 counts the raw and recorded series, reads Prometheus' resident memory, and checks the answer.
@@ -24,7 +25,12 @@ time (the median): each rule's cost without ingestion, the other group or a busy
 move the live times by a third from one run to the next at 1,000 clusters on 2 CPUs.
 With --rounds R the rule sets take turns R times (A B A B ...), so that a busy minute of the
 machine falls on both alike; times are the mean over every cycle of every round, with the
-range of the rounds' means beside them.
+range of the rounds' means beside them. With --paired the sets run side by side in one
+Prometheus instead, each under its own recorded names (`set0_...`, `set1_...`; its alerts
+labelled `ruleset`), and the replay takes their rules in turn: both see the same samples, the
+same heap and the same minute of the machine, which separate Prometheus processes do not.
+Both sets' work must then fit in one interval: at 1,000 clusters on 2 CPUs it does not at 15 s
+(cycles are missed, the answers come late), so give such a run --interval 60.
 Prints one Markdown table per cluster count, the rule sets side by side, and the costliest rules.
 """
 import argparse
@@ -186,8 +192,8 @@ def api(port, path, **params):
         return json.load(r)["data"]
 
 
-def query(port, promql):
-    return api(port, "query", query=promql)["result"]
+def query(port, promql, at=None):
+    return api(port, "query", query=promql, **({} if at is None else {"time": f"{at:.3f}"}))["result"]
 
 
 def rss_mib(pid):
@@ -209,12 +215,35 @@ def rule_expressions(rule_files):
     return out
 
 
-def replay(port, proc, config, exprs, at, repeats):
-    """Each rule's expression on its own, one query at a time, as of `at` (the last cycle), on
-    the same Prometheus once it no longer scrapes or evaluates (reloaded with neither): what each
-    rule costs without the noise of ingestion, of the other group and of the machine's busy
-    moments, which at 1,000 clusters dwarf the differences. {name: seconds}, the median of
-    `repeats` evaluations (Prometheus' own evalTotalTime: no JSON encoding)."""
+def namespaced(tag, rule_files, out_dir):
+    """The rule files of one set, rewritten so that two sets can run in one Prometheus: every name
+    the set records gets the prefix `tag_` (in its records and in every expression that reads
+    them), its groups are named `tag/...`, and its alerts carry `ruleset: tag`. Raw series are
+    untouched: both sets read the same samples."""
+    import yaml
+    docs = [yaml.safe_load(open(path)) for path in rule_files]
+    recorded = sorted({r["record"] for d in docs for g in d["groups"] for r in g["rules"] if "record" in r},
+                      key=len, reverse=True)
+    name = re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(n) for n in recorded) + r")(?![A-Za-z0-9_:])")
+    paths = []
+    for i, d in enumerate(docs):
+        for g in d["groups"]:
+            g["name"] = f"{tag}/{g['name']}"
+            for r in g["rules"]:
+                r["expr"] = name.sub(lambda m: f"{tag}_{m.group(1)}", r["expr"])
+                if "record" in r:
+                    r["record"] = f"{tag}_{r['record']}"
+                else:
+                    r.setdefault("labels", {})["ruleset"] = tag
+        paths.append(os.path.join(out_dir, f"{tag}-{i}.yaml"))
+        with open(paths[-1], "w") as f:
+            yaml.safe_dump(d, f, sort_keys=False)
+    return paths
+
+
+def quiesce(port, proc, config):
+    """Reloads Prometheus to neither scrape nor evaluate, and waits until it has stopped: what the
+    checks and the replay below read is then the last cycle's, on an idle Prometheus."""
     with open(config, "w") as f:
         f.write("global:\n  scrape_interval: 15s\n")
     proc.send_signal(signal.SIGHUP)
@@ -223,25 +252,37 @@ def replay(port, proc, config, exprs, at, repeats):
             break
         time.sleep(0.2)
     time.sleep(5)  # what the last scrapes and evaluations left to do
-    costs = {}
-    for name, expr in exprs:
-        times = []
-        for _ in range(repeats):
+
+
+def replay(port, exprs, at, repeats):
+    """Each rule's expression on its own, one query at a time, as of `at` (the last cycle), on
+    the quiesced Prometheus: what each rule costs without the noise of ingestion, of the other
+    group and of the machine's busy moments, which at 1,000 clusters dwarf the differences.
+    `exprs`: [(key, expr)], evaluated in turn `repeats` times over (a slow minute falls on every
+    rule alike). {key: seconds}, the median of each rule's evaluations (Prometheus' own
+    evalTotalTime: no JSON encoding)."""
+    times = {key: [] for key, _ in exprs}
+    for _ in range(repeats):
+        for key, expr in exprs:
             data = api(port, "query", query=expr, time=f"{at:.3f}", stats="all")
-            times.append(data["stats"]["timings"]["evalTotalTime"])
-        costs[name] = sorted(times)[len(times) // 2]
-    return costs
+            times[key].append(data["stats"]["timings"]["evalTotalTime"])
+    return {key: sorted(t)[len(t) // 2] for key, t in times.items()}
 
 
-def run_prometheus(name, rule_files, targets_file, warmup, cycles, repeats):
-    work = tempfile.mkdtemp(prefix=f"ovn-raft-scale-{name}-")
+def run_prometheus(sets, targets_file, warmup, cycles, repeats, paired, interval):
+    """One Prometheus from an empty TSDB, scraping the targets and evaluating the rule files of
+    every set in `sets` ([(name, files)]); with `paired`, the sets side by side, each under its
+    own names (namespaced). {name: result}."""
+    work = tempfile.mkdtemp(prefix="ovn-raft-scale-")
     port = free_port()
+    tags = {name: (f"set{i}" if paired else "") for i, (name, _) in enumerate(sets)}
+    files = {name: (namespaced(tags[name], fs, work) if paired else fs) for name, fs in sets}
     with open(f"{work}/prometheus.yml", "w") as f:
         f.write(f"""global:
   scrape_interval: 15s
   scrape_timeout: 10s
-  evaluation_interval: 15s
-rule_files: {json.dumps(rule_files)}
+  evaluation_interval: {interval}s
+rule_files: {json.dumps([p for fs in files.values() for p in fs])}
 scrape_configs:
   - job_name: ovn-raft-exporter
     file_sd_configs:
@@ -250,6 +291,12 @@ scrape_configs:
     proc = subprocess.Popen(["prometheus", f"--config.file={work}/prometheus.yml",
                              f"--storage.tsdb.path={work}/data", f"--web.listen-address=127.0.0.1:{port}",
                              "--log.level=error"], stdout=subprocess.DEVNULL, stderr=open(f"{work}/log", "w"))
+
+    def owner(group):
+        return next((n for n, t in tags.items() if not t or group.startswith(t + "/")), None)
+
+    def named(name, metric):
+        return f"{tags[name]}_{metric}" if tags[name] else metric
     try:
         for _ in range(300):
             try:
@@ -258,38 +305,62 @@ scrape_configs:
             except OSError:
                 time.sleep(0.2)
         time.sleep(warmup)
-        groups, per_rule, peak = {}, {}, 0.0
+        groups = {n: {} for n in tags}
+        per_rule = {n: {} for n in tags}
+        peak = 0.0
         seen = set()
-        deadline = time.time() + cycles * 15 * 3
+        deadline = time.time() + cycles * interval * 3
         while len(seen) < cycles and time.time() < deadline:
             data = api(port, "rules")
             stamp = tuple(g["lastEvaluation"] for g in data["groups"])
             if stamp not in seen:
                 seen.add(stamp)
                 for g in data["groups"]:
-                    groups.setdefault(g["name"], []).append(g["evaluationTime"])
+                    n = owner(g["name"])
+                    groups[n].setdefault(g["name"].split("/", 1)[-1], []).append(g["evaluationTime"])
                     for r in g["rules"]:
-                        per_rule.setdefault(r.get("name"), []).append(r["evaluationTime"])
+                        per_rule[n].setdefault(r.get("name"), []).append(r["evaluationTime"])
             peak = max(peak, rss_mib(proc.pid))
             time.sleep(3)
         at = max(parse_time(g["lastEvaluation"]) for g in api(port, "rules")["groups"])
-        result = {
-            "groups": {g: sum(v) / len(v) for g, v in groups.items()},
-            "rules": {r: sum(v) / len(v) for r, v in per_rule.items()},
-            "raw": int(float(query(port, 'count({job="ovn-raft-exporter"})')[0]["value"][1])),
-            "recorded": int(float(query(port, 'count({__name__=~".+:.+"})')[0]["value"][1])),
-            "rss": max(peak, rss_mib(proc.pid)),
-            "suspects": {(s["metric"]["namespace"], s["metric"]["db"], s["metric"]["member_id"])
-                         for s in query(port, "ovn_raft_cluster_member:stale_suspect:named_by")},
-            "alerts": {(s["metric"]["namespace"], s["metric"]["alertname"], s["metric"].get("db", "-"))
-                       for s in query(port, "ALERTS") if "namespace" in s["metric"]},
-            "missed_cycles": int(float((query(port, "sum(prometheus_rule_group_iterations_missed_total)")
-                                        or [{"value": [0, "0"]}])[0]["value"][1])),
-            "cycles": len(seen),
-        }
-        result["replayed"] = replay(port, proc, f"{work}/prometheus.yml", rule_expressions(rule_files),
-                                    at, repeats)
-        return result
+        rss = max(peak, rss_mib(proc.pid))
+        # Prometheus' own counter (it does not scrape itself here), read before the reload drops it.
+        missed = {}
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60) as r:
+            for line in r.read().decode().splitlines():
+                m = re.match(r'prometheus_rule_group_iterations_missed_total\{rule_group="[^;"]*;([^"]*)"\} (\S+)$',
+                             line)
+                if m:
+                    missed[m.group(1)] = missed.get(m.group(1), 0) + int(float(m.group(2)))
+        quiesce(port, proc, f"{work}/prometheus.yml")
+        raw = int(float(query(port, 'count({job="ovn-raft-exporter"})', at)[0]["value"][1]))
+        results = {}
+        for name in tags:
+            prefix = tags[name] + "_" if tags[name] else ""
+            alerts = query(port, f'ALERTS{{ruleset="{tags[name]}"}}' if tags[name] else "ALERTS", at)
+            results[name] = {
+                "groups": {g: sum(v) / len(v) for g, v in groups[name].items()},
+                "rules": {r: sum(v) / len(v) for r, v in per_rule[name].items()},
+                "raw": raw,
+                "recorded": int(float((query(port, f'count({{__name__=~"{prefix}.+:.+"}})', at)
+                                       or [{"value": [0, "0"]}])[0]["value"][1])),
+                "rss": rss,
+                "suspects": {(s["metric"]["namespace"], s["metric"]["db"], s["metric"]["member_id"])
+                             for s in query(port, named(name, "ovn_raft_cluster_member:stale_suspect:named_by"), at)},
+                "alerts": {(s["metric"]["namespace"], s["metric"]["alertname"], s["metric"].get("db", "-"))
+                           for s in alerts if "namespace" in s["metric"]},
+                "missed_cycles": sum(v for g, v in missed.items() if owner(g) == name),
+                "cycles": len(seen),
+            }
+        exprs = []
+        for name in tags:
+            # Every rule by the name it has in its own set, so that the sets' tables compare.
+            exprs += [((name, rule.split("_", 1)[1] if tags[name] and ":" in rule else rule), expr)
+                      for rule, expr in rule_expressions(files[name])]
+        costs = replay(port, exprs, at, repeats)
+        for name in tags:
+            results[name]["replayed"] = {rule: t for (n, rule), t in costs.items() if n == name}
+        return results
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
@@ -328,13 +399,20 @@ def main():
     ap.add_argument("--rules", nargs="+", required=True,
                     help="NAME=FILE[,FILE...]: a rule set (its rules and alerts), compared side by side")
     ap.add_argument("--fault-every", type=int, default=20)
-    ap.add_argument("--warmup", type=float, default=105)
+    ap.add_argument("--interval", type=int, default=15, help="evaluation interval of the rules, seconds")
+    ap.add_argument("--warmup", type=float, default=None,
+                    help="seconds before the measured cycles (default: 105, or 4 intervals if longer: "
+                         "a stale ID is named once it has been seen for a minute)")
     ap.add_argument("--cycles", type=int, default=4)
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--paired", action="store_true",
+                    help="run the rule sets side by side in one Prometheus (each under its own recorded "
+                         "names): the same samples, heap and machine for both, each rule replayed in turn")
     ap.add_argument("--repeats", type=int, default=3,
                     help="evaluations of each rule in the replay (the median is kept)")
     args = ap.parse_args()
+    warmup = args.warmup if args.warmup is not None else max(105, 4 * args.interval)
     members = [parse(open(os.path.join(args.expositions, f"m{k}.prom")).read()) for k in (1, 2, 3)]
     rule_sets = [r.split("=", 1) for r in args.rules]
     ok = True
@@ -360,14 +438,16 @@ def main():
         expected = {(c.namespace, "OVN_Northbound", c.stale_id) for c in clusters if c.stale_id}
         faulty = {c.namespace for c in clusters if c.stale_id}
         runs = {name: [] for name, _ in rule_sets}
+        sets = [(name, [os.path.abspath(f) for f in rules.split(",")]) for name, rules in rule_sets]
         for _ in range(args.rounds):
-            for name, rules in rule_sets:
-                r = run_prometheus(name, [os.path.abspath(f) for f in rules.split(",")], targets_file,
-                                   args.warmup, args.cycles, args.repeats)
-                r["right"] = r["suspects"] == expected
-                r["healthy_alerts"] = sorted(a for a in r["alerts"] if a[0] not in faulty)
-                ok = ok and r["right"] and not r["healthy_alerts"]
-                runs[name].append(r)
+            # Side by side in one Prometheus, or one Prometheus per set in turn.
+            for batch in ([sets] if args.paired else [[s] for s in sets]):
+                for name, r in run_prometheus(batch, targets_file, warmup, args.cycles, args.repeats,
+                                              args.paired, args.interval).items():
+                    r["right"] = r["suspects"] == expected
+                    r["healthy_alerts"] = sorted(a for a in r["alerts"] if a[0] not in faulty)
+                    ok = ok and r["right"] and not r["healthy_alerts"]
+                    runs[name].append(r)
         results = {name: combine(rs) for name, rs in runs.items()}
         server.shutdown()
         shutil.rmtree(tdir, ignore_errors=True)

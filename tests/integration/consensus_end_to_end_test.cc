@@ -25,6 +25,7 @@ namespace ovn_raft {
 namespace {
 
 using testing::ExporterProcess;
+using testing::PolledQuery;
 using testing::PrometheusQuery;
 using testing::RaftCluster;
 
@@ -182,7 +183,7 @@ class EndToEnd {
   Verdicts Rules() const {
     Verdicts out;
     auto each = [&](const std::string& q, auto apply) {
-      for (const auto& s : PrometheusQuery(prometheus_port_, q)) {
+      for (const auto& s : PolledQuery(prometheus_port_, q)) {
         apply(out[s.labels.at("db") + "/" + s.labels.at("cluster_id")], s);
       }
     };
@@ -215,8 +216,7 @@ class EndToEnd {
       });
     }
     // Per database, not per cluster: an expected host no cluster of the database names.
-    for (const auto& s :
-         PrometheusQuery(prometheus_port_, "ovn_raft_db_host:missing_member:bool")) {
+    for (const auto& s : PolledQuery(prometheus_port_, "ovn_raft_db_host:missing_member:bool")) {
       for (auto& [key, v] : out) {
         if (key.rfind(s.labels.at("db") + "/", 0) == 0) v.missing_hosts.insert(s.labels.at("host"));
       }
@@ -239,7 +239,7 @@ class EndToEnd {
   // Pending or firing alerts as "Name/db" ("Name/-" without a db label).
   std::set<std::string> Alerts() const {
     std::set<std::string> out;
-    for (const auto& s : PrometheusQuery(prometheus_port_, "ALERTS")) {
+    for (const auto& s : PolledQuery(prometheus_port_, "ALERTS")) {
       const auto db = s.labels.find("db");
       out.insert(s.labels.at("alertname") + "/" + (db == s.labels.end() ? "-" : db->second));
     }
@@ -256,8 +256,10 @@ class EndToEnd {
     char buf[4096];
     while (fgets(buf, sizeof(buf), p)) lines += buf;
     ASSERT_EQ(pclose(p), 0) << lines;
-    const auto ids =
+    const auto answer =
         PrometheusQuery(prometheus_port_, "ovn_raft_server_info{db=\"OVN_Northbound\"}");
+    ASSERT_TRUE(answer.ok()) << answer.error();
+    const auto& ids = answer.value();
     ASSERT_FALSE(ids.empty());
     const std::string cluster_id = ids[0].labels.at("cluster_id");
     std::istringstream in(lines);
@@ -275,12 +277,11 @@ class EndToEnd {
           expr.replace(at, var.size(), value);
         }
       }
-      std::string error;
-      const auto result = PrometheusQuery(prometheus_port_, expr, &error);
-      EXPECT_TRUE(error.empty()) << q["panel"].GetString() << ": " << error;
-      if (!q["may_be_empty"].GetBool()) {
-        EXPECT_FALSE(result.empty()) << q["dashboard"].GetString() << " / "
-                                     << q["panel"].GetString() << ": no data for " << expr;
+      const auto result = PrometheusQuery(prometheus_port_, expr);
+      EXPECT_TRUE(result.ok()) << q["panel"].GetString() << ": " << result.error();
+      if (result.ok() && !q["may_be_empty"].GetBool()) {
+        EXPECT_FALSE(result.value().empty()) << q["dashboard"].GetString() << " / "
+                                             << q["panel"].GetString() << ": no data for " << expr;
       }
       ++checked;
     }
@@ -290,7 +291,7 @@ class EndToEnd {
   // One recording rule's value per database ("OVN_Northbound" -> value).
   std::map<std::string, double> PerDb(const std::string& query) const {
     std::map<std::string, double> out;
-    for (const auto& s : PrometheusQuery(prometheus_port_, query)) out[s.labels.at("db")] = s.value;
+    for (const auto& s : PolledQuery(prometheus_port_, query)) out[s.labels.at("db")] = s.value;
     return out;
   }
   void ExpectPerDb(const std::string& query, double value) const {
@@ -318,7 +319,7 @@ class EndToEnd {
       }
       if (!reference.empty() && reference == rules && active == alerts) {
         std::string states;  // for the log: which of them fire already, which are pending
-        for (const auto& a : PrometheusQuery(prometheus_port_, "ALERTS")) {
+        for (const auto& a : PolledQuery(prometheus_port_, "ALERTS")) {
           const auto db = a.labels.find("db");
           states += " " + a.labels.at("alertname") + "/" +
                     (db == a.labels.end() ? "-" : db->second) + "=" + a.labels.at("alertstate");
@@ -551,10 +552,10 @@ TEST(ConsensusEndToEndTest, ExporterDownDuringFreshRestartNamesOnlyTheOldId) {
   std::set<std::string> firing;
   while (firing.size() < 2 && std::chrono::steady_clock::now() < deadline) {
     ++samples;
-    for (const auto& s : PrometheusQuery(e.port(), "ovn_raft_cluster_member:stale_suspect:score")) {
+    for (const auto& s : PolledQuery(e.port(), "ovn_raft_cluster_member:stale_suspect:score")) {
       EXPECT_EQ(s.labels.at("member_id"), old_id[s.labels.at("db")]) << "rules, sample " << samples;
     }
-    for (const auto& a : PrometheusQuery(e.port(), "ALERTS{alertname=\"OVNRaftStaleMember\"}")) {
+    for (const auto& a : PolledQuery(e.port(), "ALERTS{alertname=\"OVNRaftStaleMember\"}")) {
       const std::string db = a.labels.at("db");
       EXPECT_EQ(a.labels.at("member_id"), old_id[db]) << "alert, sample " << samples;
       if (a.labels.at("alertstate") == "firing") firing.insert(db);
@@ -633,7 +634,7 @@ class AlertLog {
   }
   void Sample() {
     std::map<std::string, std::string> now;  // alert/db -> state
-    for (const auto& a : PrometheusQuery(port_, "ALERTS")) {
+    for (const auto& a : PolledQuery(port_, "ALERTS")) {
       const auto db = a.labels.find("db");
       now[a.labels.at("alertname") + "/" + (db == a.labels.end() ? "-" : db->second)] =
           a.labels.at("alertstate");
@@ -696,7 +697,7 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
         want[RaftCluster::DbName(db) + "/" + e.cluster().ServerId(m, db)] = version;
       }
     }
-    for (const auto& s : PrometheusQuery(e.port(), "ovn_raft_cluster_member:ovs_version:info")) {
+    for (const auto& s : PolledQuery(e.port(), "ovn_raft_cluster_member:ovs_version:info")) {
       rules[s.labels.at("db") + "/" + s.labels.at("server_id")] = s.labels.at("version");
     }
     for (const auto& url : e.RunningUrls()) {
@@ -723,7 +724,7 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (std::chrono::steady_clock::now() < deadline) {
       std::map<std::string, std::string> rules;
-      for (const auto& s : PrometheusQuery(e.port(), "ovn_raft_cluster_member:ovs_version:info")) {
+      for (const auto& s : PolledQuery(e.port(), "ovn_raft_cluster_member:ovs_version:info")) {
         rules[s.labels.at("db") + "/" + s.labels.at("server_id")] = s.labels.at("version");
       }
       std::set<std::string> seen;
@@ -769,16 +770,19 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
   log.Stop();
 
   // Throughout: every line of every release's cluster/status understood, no reply refused.
-  for (const auto& s : PrometheusQuery(e.port(), "max_over_time(ovn_raft_parse_warnings[1h])")) {
+  const auto warnings = PrometheusQuery(e.port(), "max_over_time(ovn_raft_parse_warnings[1h])");
+  ASSERT_TRUE(warnings.ok()) << warnings.error();
+  EXPECT_FALSE(warnings.value().empty());  // every member's, not none
+  for (const auto& s : warnings.value()) {
     EXPECT_EQ(s.value, 0) << s.labels.at("instance") << " " << s.labels.at("db");
   }
   const std::string refused =
       "max_over_time(ovn_raft_exporter_errors_total{reason=~"
       "\"invalid_json|rpc_error|protocol_error|not_clustered|view_too_large|reply_too_large\"}[1h])"
       " > 0";
-  std::string error;
-  EXPECT_TRUE(PrometheusQuery(e.port(), refused, &error).empty()) << refused;
-  EXPECT_TRUE(error.empty()) << error;
+  const auto refusals = PrometheusQuery(e.port(), refused);
+  ASSERT_TRUE(refusals.ok()) << refusals.error();
+  EXPECT_TRUE(refusals.value().empty()) << refused;
 
   // Alerts: none fired; pending only what a member restart causes while it lasts (its
   // database unreadable and silent for seconds, one member fewer, an election when the
@@ -844,7 +848,7 @@ TEST(ConsensusEndToEndTest, LeaderDiskFullFailsThenRecovers) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   std::string state;
   while (state != "firing" && std::chrono::steady_clock::now() < deadline) {
-    for (const auto& a : PrometheusQuery(e.port(), "ALERTS{alertname=\"OVNRaftMemberFailed\"}")) {
+    for (const auto& a : PolledQuery(e.port(), "ALERTS{alertname=\"OVNRaftMemberFailed\"}")) {
       EXPECT_EQ(a.labels.at("server_id"), failed_id);
       EXPECT_EQ(a.labels.at("reason"), "io_error");
       state = a.labels.at("alertstate");
@@ -852,7 +856,9 @@ TEST(ConsensusEndToEndTest, LeaderDiskFullFailsThenRecovers) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
   EXPECT_EQ(state, "firing");
-  const auto failed = PrometheusQuery(e.port(), "ovn_raft_cluster_member:storage_failed:info");
+  const auto answer = PrometheusQuery(e.port(), "ovn_raft_cluster_member:storage_failed:info");
+  ASSERT_TRUE(answer.ok()) << answer.error();
+  const auto& failed = answer.value();
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_EQ(failed[0].labels.at("server_id"), failed_id);
   EXPECT_EQ(failed[0].labels.at("db"), "OVN_Northbound");

@@ -316,7 +316,7 @@ TEST(TlsIntegrationTest, PrometheusScrapesOverTlsWithAClientCertificateOnIpv6) {
     _exit(127);
   }
   const auto value = [&](const std::string& query) {
-    const auto samples = testing::PrometheusQuery(prometheus_port, query);
+    const auto samples = testing::PolledQuery(prometheus_port, query);
     return samples.empty() ? -1.0 : samples[0].value;
   };
   EXPECT_TRUE(testing::Eventually([&] { return value("up{job=\"tls\"}") == 1.0; }, 30));

@@ -2,21 +2,22 @@
 
 #include <rapidjson/document.h>
 
+#include <utility>
+
 #include "exporter_process.h"
 
 namespace ovn_raft::testing {
 
-std::vector<QuerySample> PrometheusQuery(int port, const std::string& promql, std::string* error) {
-  std::vector<QuerySample> out;
+Result<std::vector<QuerySample>, std::string> PrometheusQuery(int port, const std::string& promql) {
   const std::string url =
       "http://127.0.0.1:" + std::to_string(port) + "/api/v1/query?query=" + UrlEscape(promql);
   const HttpResult r = HttpGet(url);
   rapidjson::Document d;
   d.Parse(r.body.c_str());
   if (r.status != 200 || d.HasParseError() || !d.IsObject() || !d.HasMember("data")) {
-    if (error) *error = "HTTP " + std::to_string(r.status) + ": " + r.body.substr(0, 300);
-    return out;
+    return "HTTP " + std::to_string(r.status) + ": " + r.body.substr(0, 300);
   }
+  std::vector<QuerySample> out;
   for (const auto& s : d["data"]["result"].GetArray()) {
     QuerySample q;
     for (const auto& l : s["metric"].GetObject()) {
@@ -26,6 +27,11 @@ std::vector<QuerySample> PrometheusQuery(int port, const std::string& promql, st
     out.push_back(std::move(q));
   }
   return out;
+}
+
+std::vector<QuerySample> PolledQuery(int port, const std::string& promql) {
+  auto r = PrometheusQuery(port, promql);
+  return r ? std::move(r).value() : std::vector<QuerySample>{};
 }
 
 }  // namespace ovn_raft::testing
