@@ -336,13 +336,12 @@ scrape_configs:
         raw = int(float(query(port, 'count({job="ovn-raft-exporter"})', at)[0]["value"][1]))
         results = {}
         for name in tags:
-            prefix = tags[name] + "_" if tags[name] else ""
             alerts = query(port, f'ALERTS{{ruleset="{tags[name]}"}}' if tags[name] else "ALERTS", at)
             results[name] = {
                 "groups": {g: sum(v) / len(v) for g, v in groups[name].items()},
                 "rules": {r: sum(v) / len(v) for r, v in per_rule[name].items()},
                 "raw": raw,
-                "recorded": int(float((query(port, f'count({{__name__=~"{prefix}.+:.+"}})', at)
+                "recorded": int(float((query(port, f'count({{__name__=~"{named(name, ".+:.+")}"}})', at)
                                        or [{"value": [0, "0"]}])[0]["value"][1])),
                 "rss": rss,
                 "suspects": {(s["metric"]["namespace"], s["metric"]["db"], s["metric"]["member_id"])
