@@ -68,11 +68,6 @@ std::string RaftCluster::StatusLine(int member, const std::string& db,
 std::string RaftCluster::ServerId(int member, const std::string& db) const {
   return StatusLine(member, db, "Server ID: ").substr(0, 4);
 }
-int RaftCluster::Term(const std::string& db) const {
-  const int leader = Leader(db);
-  const std::string term = leader ? StatusLine(leader, db, "Term: ") : "";
-  return term.empty() ? 0 : std::stoi(term);
-}
 void RaftCluster::Kill(int member) { Run("kill " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Restart(int member) { Run("restart " + dir_ + " " + std::to_string(member)); }
 void RaftCluster::Restart(int member, const std::string& ovs_bin_dir) {

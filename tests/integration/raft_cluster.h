@@ -20,7 +20,6 @@ class RaftCluster {
   int Leader(const std::string& db) const;  // member number, 0 when none
   // The member's short server ID ("Server ID:" of its cluster/status), "" when unreadable.
   std::string ServerId(int member, const std::string& db) const;
-  int Term(const std::string& db) const;  // the leader's term, 0 without a leader
   int port(const std::string& db) const { return db == "nb" ? base_port_ : base_port_ + 1; }
   void Kill(int member);
   void Restart(int member);  // same database, same ID
