@@ -824,24 +824,22 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
   for (const auto& line : log.lines()) std::printf("[ alerts   ] %s\n", line.c_str());
   // OVNRaftFrequentElections may fire, but only for a database whose leader term really rose
   // 3 times.
-  auto firing = log.Seen("firing");
   for (const std::string db : {"nb", "sb"}) {
-    const std::string alert = "OVNRaftFrequentElections/" + RaftCluster::DbName(db);
-    const int elections = e.RecordedElections(db);
-    std::printf("[ alerts   ] %s: %d elections\n", RaftCluster::DbName(db).c_str(), elections);
-    if (firing.erase(alert) || log.Seen("pending").count(alert)) {
-      EXPECT_GE(elections, 3) << alert << " with fewer than 3 elections";
-    }
+    std::printf("[ alerts   ] %s: %d elections\n", RaftCluster::DbName(db).c_str(),
+                e.RecordedElections(db));
   }
+  const auto maybe = frequent();
+  auto firing = log.Seen("firing");
+  for (const auto& a : maybe) firing.erase(a);
   EXPECT_EQ(firing, std::set<std::string>{});
   const auto allowed =
       Union(Both({"OVNRaftMixedReleases", "OVNRaftDatabaseUnreadable", "OVNRaftMemberNotReporting",
                   "OVNRaftQuorumAtRisk", "OVNRaftNoLeader", "OVNRaftMemberDisconnected",
-                  "OVNRaftMembershipViewsDisagree", "OVNRaftLeaderDisagreement",
-                  "OVNRaftFrequentElections"}),
+                  "OVNRaftMembershipViewsDisagree", "OVNRaftLeaderDisagreement"}),
             {"OVNRaftExporterDown/-"});
   for (const auto& alert : log.Seen("pending")) {
-    EXPECT_TRUE(allowed.count(alert)) << alert << " went pending during the upgrade";
+    EXPECT_TRUE(allowed.count(alert) || maybe.count(alert))
+        << alert << " went pending during the upgrade";
   }
   unsetenv("OVS_BIN_DIR");
 }
