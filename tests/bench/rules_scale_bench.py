@@ -29,8 +29,13 @@ range of the rounds' means beside them. With --paired the sets run side by side 
 Prometheus instead, each under its own recorded names (`set0_...`, `set1_...`; its alerts
 labelled `ruleset`), and the replay takes their rules in turn: both see the same samples, the
 same heap and the same minute of the machine, which separate Prometheus processes do not.
-Both sets' work must then fit in one interval: at 1,000 clusters on 2 CPUs it does not at 15 s
-(cycles are missed, the answers come late), so give such a run --interval 60.
+Their rules then form one group, one set after the other, and half way through the cycles the
+order is reversed: a group's rules run one at a time, so each set's time per cycle (the sum of
+its rules' evaluation times) is its own work, not also the part of the other set's that its
+groups happened to overlap (groups run concurrently, at offsets hashed from their names). The
+replay reverses its order every other repeat likewise. Both sets' work must then fit in one
+interval: at 1,000 clusters on 2 CPUs it does not at 15 s (cycles are missed, the answers come
+late), so give such a run --interval 60.
 Prints one Markdown table per cluster count, the rule sets side by side, and the costliest rules.
 """
 import argparse
@@ -241,6 +246,30 @@ def namespaced(tag, rule_files, out_dir):
     return paths
 
 
+def one_group(set_paths, path):
+    """The namespaced files of every set as ONE group, written to `path`, the sets' rules one set
+    after the other in the order given (each rule keeps its group's name in `group`, read back
+    from its labels for alerts and from a table for records). Prometheus evaluates a group's
+    rules one at a time, so no set's rule ever waits for the other set's: the time of each rule
+    is its own work. Groups of their own would run concurrently, at offsets Prometheus derives
+    from their names, and each set's live time would then include whatever part of the other
+    set's evaluation its groups happen to overlap. Returns {record name: group name}."""
+    import yaml
+    rules, groups_of = [], {}
+    for paths in set_paths:
+        for p in paths:
+            for g in yaml.safe_load(open(p))["groups"]:
+                for r in g["rules"]:
+                    if "record" in r:
+                        groups_of[r["record"]] = g["name"]
+                    else:
+                        r = dict(r, labels=dict(r.get("labels", {}), rule_group=g["name"]))
+                    rules.append(r)
+    with open(path, "w") as f:
+        yaml.safe_dump({"groups": [{"name": "paired", "rules": rules}]}, f, sort_keys=False)
+    return groups_of
+
+
 def quiesce(port, proc, config):
     """Reloads Prometheus to neither scrape nor evaluate, and waits until it has stopped: what the
     checks and the replay below read is then the last cycle's, on an idle Prometheus."""
@@ -262,8 +291,10 @@ def replay(port, exprs, at, repeats):
     rule alike). {key: seconds}, the median of each rule's evaluations (Prometheus' own
     evalTotalTime: no JSON encoding)."""
     times = {key: [] for key, _ in exprs}
-    for _ in range(repeats):
-        for key, expr in exprs:
+    for i in range(repeats):
+        # Every other repeat in the reverse order: neither set always runs second, after the
+        # first has warmed (or littered) the heap.
+        for key, expr in (exprs if i % 2 == 0 else exprs[::-1]):
             data = api(port, "query", query=expr, time=f"{at:.3f}", stats="all")
             times[key].append(data["stats"]["timings"]["evalTotalTime"])
     return {key: sorted(t)[len(t) // 2] for key, t in times.items()}
@@ -277,23 +308,34 @@ def run_prometheus(sets, targets_file, warmup, cycles, repeats, paired, interval
     port = free_port()
     tags = {name: (f"set{i}" if paired else "") for i, (name, _) in enumerate(sets)}
     files = {name: (namespaced(tags[name], fs, work) if paired else fs) for name, fs in sets}
-    with open(f"{work}/prometheus.yml", "w") as f:
-        f.write(f"""global:
+    groups_of = {}
+    if paired:
+        groups_of = one_group(list(files.values()), f"{work}/paired.yaml")
+    config = f"""global:
   scrape_interval: 15s
   scrape_timeout: 10s
   evaluation_interval: {interval}s
-rule_files: {json.dumps([p for fs in files.values() for p in fs])}
+rule_files: {json.dumps([f"{work}/paired.yaml"] if paired else [p for fs in files.values() for p in fs])}
 scrape_configs:
   - job_name: ovn-raft-exporter
     file_sd_configs:
       - files: [{json.dumps(targets_file)}]
-""")
+"""
+    with open(f"{work}/prometheus.yml", "w") as f:
+        f.write(config)
     proc = subprocess.Popen(["prometheus", f"--config.file={work}/prometheus.yml",
                              f"--storage.tsdb.path={work}/data", f"--web.listen-address=127.0.0.1:{port}",
                              "--log.level=error"], stdout=subprocess.DEVNULL, stderr=open(f"{work}/log", "w"))
 
     def owner(group):
         return next((n for n, t in tags.items() if not t or group.startswith(t + "/")), None)
+
+    def rule_group(group, rule):
+        """(set, group) a rule was written in: in the paired group, from its name or labels."""
+        if not paired:
+            return owner(group["name"]), group["name"]
+        origin = groups_of.get(rule["name"]) or rule.get("labels", {}).get("rule_group", "")
+        return owner(origin), origin.split("/", 1)[-1]
 
     def named(name, metric):
         return f"{tags[name]}_{metric}" if tags[name] else metric
@@ -309,17 +351,29 @@ scrape_configs:
         per_rule = {n: {} for n in tags}
         peak = 0.0
         seen = set()
+        reloaded = 0.0  # with --paired, the last evaluation before the order was reversed
         deadline = time.time() + cycles * interval * 3
         while len(seen) < cycles and time.time() < deadline:
             data = api(port, "rules")
             stamp = tuple(g["lastEvaluation"] for g in data["groups"])
-            if stamp not in seen:
+            if stamp not in seen and all(parse_time(g["lastEvaluation"]) > reloaded for g in data["groups"]):
                 seen.add(stamp)
                 for g in data["groups"]:
-                    n = owner(g["name"])
-                    groups[n].setdefault(g["name"].split("/", 1)[-1], []).append(g["evaluationTime"])
+                    cycle = {}
                     for r in g["rules"]:
+                        n, group = rule_group(g, r)
                         per_rule[n].setdefault(r.get("name"), []).append(r["evaluationTime"])
+                        cycle.setdefault(n, {}).setdefault(group, 0.0)
+                        cycle[n][group] += r["evaluationTime"]
+                    for n, by_group in cycle.items():
+                        for group, t in by_group.items():
+                            groups[n].setdefault(group, []).append(t)
+                if paired and len(seen) == cycles // 2:
+                    # The other half of the cycles with the sets' order reversed: neither always
+                    # runs first (on a fresher heap) nor second (after the other's garbage).
+                    reloaded = max(parse_time(g["lastEvaluation"]) for g in data["groups"])
+                    one_group(list(reversed(list(files.values()))), f"{work}/paired.yaml")
+                    proc.send_signal(signal.SIGHUP)
             peak = max(peak, rss_mib(proc.pid))
             time.sleep(3)
         at = max(parse_time(g["lastEvaluation"]) for g in api(port, "rules")["groups"])
@@ -348,7 +402,7 @@ scrape_configs:
                              for s in query(port, named(name, "ovn_raft_cluster_member:stale_suspect:named_by"), at)},
                 "alerts": {(s["metric"]["namespace"], s["metric"]["alertname"], s["metric"].get("db", "-"))
                            for s in alerts if "namespace" in s["metric"]},
-                "missed_cycles": sum(v for g, v in missed.items() if owner(g) == name),
+                "missed_cycles": sum(v for g, v in missed.items() if paired or owner(g) == name),
                 "cycles": len(seen),
             }
         exprs = []
