@@ -34,12 +34,12 @@
         label_replace(110 - clamp_max(ovn_raft_cluster_member:silent:named_by, 10), "term", "silent", "", "")
         or
         label_replace(
-          max by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 0 + 50,
+          group by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 50,
           "term", "shared_host", "", ""
         )
         or
         label_replace(
-          max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1000,
+          group by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 1000,
           "term", "unexpected_host", "", ""
         )
       )
@@ -187,11 +187,13 @@
           },
           {
             // Members whose host another member ID also holds, one series per member and host
-            // (none in a healthy cluster): the conflict the suspect rules below weigh.
+            // (none in a healthy cluster): the conflict the suspect rules below weigh. Filtered
+            // before it is aggregated, so that a healthy cluster's rows go through one operation.
             record: 'ovn_raft_cluster_member:shared_host:info',
             expr: |||
-              max by (%(cluster)s, member_id, host) (%(table)s) * 0 + 1
-                and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
+              group by (%(cluster)s, member_id, host) (
+                %(table)s and on (%(cluster)s, host) (ovn_raft_cluster_host:member_ids:count > 1)
+              )
             ||| % $._config.labels,
           },
           {
@@ -322,9 +324,9 @@
             // a majority: none).
             record: 'ovn_raft_cluster_member:majority_view:info',
             expr: |||
-              max by (%(cluster)s, member_id, address, host) (
+              group by (%(cluster)s, member_id, address, host) (
                 %(table)s and on (%(cluster)s) (ovn_raft_cluster:views_agree:bool == 1)
-              ) * 0 + 1
+              )
               or
               ovn_raft_cluster_member:disputed_majority_view:info
             ||| % $._config.labels,
@@ -483,19 +485,13 @@
           },
           {
             // The reporters whose quorum size counts where no leader reports: those of the majority
-            // view, or all of them without a majority (sparse: none while a leader reports).
+            // view, or all of them without a majority (sparse: none while a leader reports). The
+            // minority reporters are those to leave out: that rule has series only where a
+            // majority view exists, so it needs no test of the majority here.
             record: 'ovn_raft_instance:server_info:leaderless_voice',
             expr: |||
-              (
-                ovn_raft_instance:server_info:leaderless
-                  and on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
-                  unless on (%(cluster)s, server_id) ovn_raft_cluster_reporter:minority_view:info
-              )
-              or
-              (
-                ovn_raft_instance:server_info:leaderless
-                  unless on (%(cluster)s) (ovn_raft_cluster:majority_view:bool == 1)
-              )
+              ovn_raft_instance:server_info:leaderless
+                unless on (%(cluster)s, server_id) ovn_raft_cluster_reporter:minority_view:info
             ||| % $._config.labels,
           },
           {
@@ -535,7 +531,7 @@
                 label_replace(ovn_raft_instance:server_info:leader, "member_id", "$1", "server_id", "(.+)")
               )
               or
-              max by (%(cluster)s, member_id) (
+              group by (%(cluster)s, member_id) (
                 (
                   ovn_raft_member_last_message_age_seconds{%(selector)s}
                     * on (%(member)s) group_left (cluster_id)
@@ -543,7 +539,7 @@
                 )
                   < on (%(member)s) group_left
                 2 * ovn_raft_election_timer_seconds{%(selector)s}
-              ) * 0 + 1
+              )
               or
               (
                 max by (%(cluster)s, member_id) (
@@ -591,12 +587,8 @@
             record: 'ovn_raft_instance:server_info:last',
             expr: |||
               ovn_raft_instance:server_info:max
-              or
-              (
-                ovn_raft_instance:server_info:last
-                  unless on (%(member)s) ovn_raft_instance:server_info:max
-              )
-              and on (%(deployment)s, instance) up{%(exporterSelector)s}
+              or on (%(member)s)
+              (ovn_raft_instance:server_info:last and on (%(deployment)s, instance) up{%(exporterSelector)s})
             ||| % $._config.labels,
           },
           {
@@ -604,11 +596,11 @@
             // their silence (the old and the new ID alike when the pod restarted).
             record: 'ovn_raft_cluster_member:exporter_down:bool',
             expr: |||
-              max by (%(cluster)s, member_id) (
+              group by (%(cluster)s, member_id) (
                 %(table)s
                   and on (%(deploymentDb)s, cluster_id, host)
                 (ovn_raft_instance:server_info:last and on (%(deployment)s, instance) (up{%(exporterSelector)s} == 0))
-              ) * 0 + 1
+              )
             ||| % $._config.labels,
           },
           {
@@ -624,12 +616,12 @@
                 label_replace(ovn_raft_cluster_member:silent:named_by * 0 + 100, "term", "silent", "", "")
                 or
                 label_replace(
-                  max by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 0 + 50,
+                  group by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 50,
                   "term", "shared_host", "", ""
                 )
                 or
                 label_replace(
-                  max by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 0 + 1000,
+                  group by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 1000,
                   "term", "unexpected_host", "", ""
                 )
               )

@@ -371,6 +371,17 @@ def scenarios():
         rule(20, "ovn_raft_cluster:failure_tolerance:count", [(cluster("ovn_raft_cluster:failure_tolerance:count"), 1)]),
     ]
 
+    # 2g. The same lagging view while no leader reports (mid-election): the quorum comes from
+    # the voices, and the lagging reporter is a minority, so it is the majority view's (2), not 3.
+    members = [Member(*A, VIEW, leader=None), Member(*B, VIEW, leader=None), Member(*C, VIEW + [X9], leader=None)]
+    yield "a stale ID in one lagging view does not raise the quorum without a leader", members, [
+        rule(20, "ovn_raft_cluster:quorum:size", [(cluster("ovn_raft_cluster:quorum:size"), 2)]),
+        rule(20, "ovn_raft_instance:server_info:leaderless_voice",
+             [("ovn_raft_instance:server_info:leaderless_voice" + labels(
+                 {"namespace": NS, "instance": f"10.0.0.{i}:10476", "db": NB, "cluster_id": CID, "server_id": s}), 1)
+              for i, s in ((1, "a1a1"), (2, "b2b2"))]),
+    ]
+
     # 3. The leader dies at 5m: b2b2 leads in term 2 and sees a1a1 fall silent.
     a_age = lambda t: max(0.2, 60.0 * (t - 5))
     members = [Member(*A, VIEW, role="leader", present=gone5),
@@ -676,6 +687,7 @@ CONCERNS = {
     "ranking with an excess of 1": "stale-members",
     "ranking with an excess of 2": "stale-members",
     "a stale ID in one lagging view does not raise the quorum": "stale-members",
+    "a stale ID in one lagging view does not raise the quorum without a leader": "stale-members",
     "node replaced": "stale-members",
     "leader killed": "quorum",
     "two members killed": "quorum",
