@@ -247,13 +247,10 @@ def namespaced(tag, rule_files, out_dir):
 
 
 def one_group(set_paths, path):
-    """The namespaced files of every set as ONE group, written to `path`, the sets' rules one set
-    after the other in the order given (each rule keeps its group's name in `group`, read back
-    from its labels for alerts and from a table for records). Prometheus evaluates a group's
-    rules one at a time, so no set's rule ever waits for the other set's: the time of each rule
-    is its own work. Groups of their own would run concurrently, at offsets Prometheus derives
-    from their names, and each set's live time would then include whatever part of the other
-    set's evaluation its groups happen to overlap. Returns {record name: group name}."""
+    """The namespaced files of every set as one group written to `path`, the sets' rules one set
+    after the other in the order given: a group's rules run one at a time, so no set's rule
+    waits for the other set's (see --paired above). An alert keeps the name of the group it was
+    written in as its label `rule_group`; for records, returns {record name: group name}."""
     import yaml
     rules, groups_of = [], {}
     for paths in set_paths:
@@ -311,7 +308,8 @@ def run_prometheus(sets, targets_file, warmup, cycles, repeats, paired, interval
     groups_of = {}
     if paired:
         groups_of = one_group(list(files.values()), f"{work}/paired.yaml")
-    config = f"""global:
+    with open(f"{work}/prometheus.yml", "w") as f:
+        f.write(f"""global:
   scrape_interval: 15s
   scrape_timeout: 10s
   evaluation_interval: {interval}s
@@ -320,9 +318,7 @@ scrape_configs:
   - job_name: ovn-raft-exporter
     file_sd_configs:
       - files: [{json.dumps(targets_file)}]
-"""
-    with open(f"{work}/prometheus.yml", "w") as f:
-        f.write(config)
+""")
     proc = subprocess.Popen(["prometheus", f"--config.file={work}/prometheus.yml",
                              f"--storage.tsdb.path={work}/data", f"--web.listen-address=127.0.0.1:{port}",
                              "--log.level=error"], stdout=subprocess.DEVNULL, stderr=open(f"{work}/log", "w"))
@@ -330,12 +326,10 @@ scrape_configs:
     def owner(group):
         return next((n for n, t in tags.items() if not t or group.startswith(t + "/")), None)
 
-    def rule_group(group, rule):
-        """(set, group) a rule was written in: in the paired group, from its name or labels."""
-        if not paired:
-            return owner(group["name"]), group["name"]
-        origin = groups_of.get(rule["name"]) or rule.get("labels", {}).get("rule_group", "")
-        return owner(origin), origin.split("/", 1)[-1]
+    def origin(rule):
+        """(set, group) a rule of the paired group was written in."""
+        group = groups_of.get(rule["name"]) or rule.get("labels", {}).get("rule_group", "")
+        return owner(group), group.split("/", 1)[-1]
 
     def named(name, metric):
         return f"{tags[name]}_{metric}" if tags[name] else metric
@@ -359,15 +353,16 @@ scrape_configs:
             if stamp not in seen and all(parse_time(g["lastEvaluation"]) > reloaded for g in data["groups"]):
                 seen.add(stamp)
                 for g in data["groups"]:
+                    # Paired, a set's time per cycle in each of its groups is the sum of its rules'.
                     cycle = {}
                     for r in g["rules"]:
-                        n, group = rule_group(g, r)
+                        n, group = origin(r) if paired else (owner(g["name"]), g["name"])
                         per_rule[n].setdefault(r.get("name"), []).append(r["evaluationTime"])
-                        cycle.setdefault(n, {}).setdefault(group, 0.0)
-                        cycle[n][group] += r["evaluationTime"]
-                    for n, by_group in cycle.items():
-                        for group, t in by_group.items():
-                            groups[n].setdefault(group, []).append(t)
+                        cycle[(n, group)] = cycle.get((n, group), 0.0) + r["evaluationTime"]
+                    if not paired:
+                        cycle = {(owner(g["name"]), g["name"]): g["evaluationTime"]}
+                    for (n, group), t in cycle.items():
+                        groups[n].setdefault(group, []).append(t)
                 if paired and len(seen) == cycles // 2:
                     # The other half of the cycles with the sets' order reversed: neither always
                     # runs first (on a fresher heap) nor second (after the other's garbage).
