@@ -20,6 +20,19 @@
       $._config.labels.cluster, minority, $._config.labels.cluster,
       std.join(' or ', [slot(j) for j in std.range(1, k - 1)]),
     ],
+  // The suspect score's host terms, weighed alike wherever a score is summed: the host is
+  // claimed by another ID (50), the host is not expected (1000).
+  local hostTerms(indent) = std.join('\n' + indent, [
+    'label_replace(',
+    '  group by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 50,',
+    '  "term", "shared_host", "", ""',
+    ')',
+    'or',
+    'label_replace(',
+    '  group by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 1000,',
+    '  "term", "unexpected_host", "", ""',
+    ')',
+  ]) % $._config.labels,
   // Silent members with evidence of staleness that no living member vouches for, valued by
   // their suspect score (computed here from the sparse terms alone: a silent member's
   // named_by is its silent:named_by). Safety first: a member any living member is in
@@ -33,15 +46,7 @@
       sum by (%(cluster)s, member_id) (
         label_replace(110 - clamp_max(ovn_raft_cluster_member:silent:named_by, 10), "term", "silent", "", "")
         or
-        label_replace(
-          group by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 50,
-          "term", "shared_host", "", ""
-        )
-        or
-        label_replace(
-          group by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 1000,
-          "term", "unexpected_host", "", ""
-        )
+        %(hostTerms)s
       )
       and on (%(cluster)s, member_id) ovn_raft_cluster_member:silent:named_by
       unless on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
@@ -61,7 +66,7 @@
           and on (%(cluster)s) (ovn_raft_cluster:members_vs_expected:diff > 0)
       )
     )
-  ||| % $._config.labels,
+  ||| % ($._config.labels { hostTerms: hostTerms('    ') }),
   // The e-th highest candidate score of each cluster is the least a suspect must beat: only
   // candidates scoring strictly above the (e+1)-th are named, so a tie at the boundary names
   // nobody (ovn_raft_cluster_member:stale_undecided:score says who and why).
@@ -618,17 +623,9 @@
                 or
                 label_replace(ovn_raft_cluster_member:silent:named_by * 0 + 100, "term", "silent", "", "")
                 or
-                label_replace(
-                  group by (%(cluster)s, member_id) (ovn_raft_cluster_member:shared_host:info) * 50,
-                  "term", "shared_host", "", ""
-                )
-                or
-                label_replace(
-                  group by (%(cluster)s, member_id) (ovn_raft_cluster_member:unexpected_host:named_by) * 1000,
-                  "term", "unexpected_host", "", ""
-                )
+                %(hostTerms)s
               )
-            ||| % $._config.labels,
+            ||| % ($._config.labels { hostTerms: hostTerms('  ') }),
           },
           {
             // Silent members with a sign of staleness: their host is unexpected or claimed by
