@@ -353,14 +353,14 @@ scrape_configs:
             if stamp not in seen and all(parse_time(g["lastEvaluation"]) > reloaded for g in data["groups"]):
                 seen.add(stamp)
                 for g in data["groups"]:
-                    # Paired, a set's time per cycle in each of its groups is the sum of its rules'.
-                    cycle = {}
+                    # A group's own time, or, paired, the sum of each set's rules in each group
+                    # they were written in.
+                    cycle = {} if paired else {(owner(g["name"]), g["name"]): g["evaluationTime"]}
                     for r in g["rules"]:
                         n, group = origin(r) if paired else (owner(g["name"]), g["name"])
                         per_rule[n].setdefault(r.get("name"), []).append(r["evaluationTime"])
-                        cycle[(n, group)] = cycle.get((n, group), 0.0) + r["evaluationTime"]
-                    if not paired:
-                        cycle = {(owner(g["name"]), g["name"]): g["evaluationTime"]}
+                        if paired:
+                            cycle[(n, group)] = cycle.get((n, group), 0.0) + r["evaluationTime"]
                     for (n, group), t in cycle.items():
                         groups[n].setdefault(group, []).append(t)
                 if paired and len(seen) == cycles // 2:
