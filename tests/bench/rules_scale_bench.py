@@ -355,9 +355,10 @@ scrape_configs:
                 for g in data["groups"]:
                     # A group's own time, or, paired, the sum of each set's rules in each group
                     # they were written in.
-                    cycle = {} if paired else {(owner(g["name"]), g["name"]): g["evaluationTime"]}
+                    mine = (owner(g["name"]), g["name"])
+                    cycle = {} if paired else {mine: g["evaluationTime"]}
                     for r in g["rules"]:
-                        n, group = origin(r) if paired else (owner(g["name"]), g["name"])
+                        n, group = origin(r) if paired else mine
                         per_rule[n].setdefault(r.get("name"), []).append(r["evaluationTime"])
                         if paired:
                             cycle[(n, group)] = cycle.get((n, group), 0.0) + r["evaluationTime"]
