@@ -1,17 +1,12 @@
 #pragma once
 
-// Lists of hosts and networks given on the command line. Pure.
+// Lists of hosts given on the command line. Pure.
 
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ovn_raft {
-
-// "10.0.0.0/8, 192.168.1.5, fd00::/8, [::1]": IPv4 and IPv6 CIDRs (a bare address is /32 or
-// /128, brackets dropped); nullopt when one is not.
-std::optional<std::vector<std::string>> ParseCidrList(const std::string& value);
-bool IsIpv6Cidr(const std::string& cidr);
 
 // Kube-OVN's NODE_IPS format: IPs or DNS names separated by commas and/or spaces, IPv6 with or
 // without brackets. Returns them lower-cased, brackets removed, sorted and unique; nullopt when

@@ -5,7 +5,7 @@
 #include "base/strings.h"
 #include "cli/duration.h"
 #include "cli/expected_cluster_flags.h"
-#include "cli/host_list.h"
+#include "web/cidr.h"
 
 namespace ovn_raft {
 namespace {

@@ -12,8 +12,8 @@
 #include "base/log.h"
 #include "cli/flag_table.h"
 #include "consensus/expected_cluster.h"
-#include "exporter/listen_address.h"
 #include "reader/database_target.h"
+#include "web/listen_address.h"
 
 namespace ovn_raft {
 

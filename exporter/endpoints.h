@@ -9,13 +9,13 @@
 #include <mutex>
 #include <vector>
 
-#include "exporter/basic_auth.h"
 #include "exporter/config.h"
-#include "exporter/http_server.h"
-#include "exporter/source_limiter.h"
-#include "exporter/web_config_watcher.h"
 #include "metrics/metric_family.h"
 #include "reader/read_coordinator.h"
+#include "web/basic_auth.h"
+#include "web/http_server.h"
+#include "web/source_limiter.h"
+#include "web/web_config_watcher.h"
 
 namespace ovn_raft {
 

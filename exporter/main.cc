@@ -12,16 +12,16 @@
 
 #include "base/build_version.h"
 #include "base/log.h"
-#include "exporter/basic_auth.h"
 #include "exporter/config.h"
 #include "exporter/endpoints.h"
 #include "exporter/healthcheck_command.h"
-#include "exporter/http_server.h"
 #include "exporter/parse_status_command.h"
-#include "exporter/tls_context.h"
-#include "exporter/web_config.h"
 #include "reader/database_reader.h"
 #include "reader/read_coordinator.h"
+#include "web/basic_auth.h"
+#include "web/http_server.h"
+#include "web/tls_context.h"
+#include "web/web_config.h"
 
 namespace ovn_raft {
 namespace {

@@ -50,7 +50,7 @@ fi
 count build-release/ctest.log
 
 step "format"
-files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find parsers exporter tests -name '*.cc' -o -name '*.h')
+files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find parsers exporter web tests -name '*.cc' -o -name '*.h')
 clang-format --dry-run --Werror $files
 
 step "rules: promtool check and test"

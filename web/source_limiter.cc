@@ -1,9 +1,9 @@
-#include "exporter/source_limiter.h"
+#include "web/source_limiter.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "exporter/source_key.h"
+#include "web/source_key.h"
 
 namespace ovn_raft {
 

@@ -1,4 +1,4 @@
-#include "exporter/web_config.h"
+#include "web/web_config.h"
 
 #include <sys/stat.h>
 
@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "base/strings.h"
-#include "exporter/tls_names.h"
+#include "web/tls_names.h"
 
 namespace ovn_raft {
 namespace {

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "exporter/listen_address.h"
-#include "exporter/setup_error.h"
+#include "web/listen_address.h"
+#include "web/setup_error.h"
 
 struct mg_context;
 struct mg_connection;

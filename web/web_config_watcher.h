@@ -10,7 +10,7 @@
 #include <mutex>
 #include <string>
 
-#include "exporter/basic_auth.h"
+#include "web/basic_auth.h"
 
 namespace ovn_raft {
 

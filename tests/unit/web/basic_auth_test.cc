@@ -1,4 +1,4 @@
-#include "exporter/basic_auth.h"
+#include "web/basic_auth.h"
 
 #include <crypt.h>
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "exporter/web_config.h"
+#include "web/web_config.h"
 
 namespace ovn_raft {
 namespace {

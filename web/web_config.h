@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "base/result.h"
-#include "exporter/setup_error.h"
+#include "web/setup_error.h"
 
 namespace ovn_raft {
 

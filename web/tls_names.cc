@@ -1,4 +1,4 @@
-#include "exporter/tls_names.h"
+#include "web/tls_names.h"
 
 #include <map>
 

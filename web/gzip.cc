@@ -1,4 +1,4 @@
-#include "exporter/gzip.h"
+#include "web/gzip.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "exporter/source_key.h"
+#include "web/source_key.h"
 
 #include <arpa/inet.h>
 

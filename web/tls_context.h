@@ -10,8 +10,8 @@
 #include <string>
 
 #include "base/result.h"
-#include "exporter/setup_error.h"
-#include "exporter/web_config.h"
+#include "web/setup_error.h"
+#include "web/web_config.h"
 
 namespace ovn_raft {
 

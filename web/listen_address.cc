@@ -1,4 +1,4 @@
-#include "exporter/listen_address.h"
+#include "web/listen_address.h"
 
 #include <arpa/inet.h>
 

@@ -1,9 +1,9 @@
-#include "exporter/web_config_watcher.h"
+#include "web/web_config_watcher.h"
 
 #include <sys/stat.h>
 
 #include "base/log.h"
-#include "exporter/web_config.h"
+#include "web/web_config.h"
 
 namespace ovn_raft {
 

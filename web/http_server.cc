@@ -1,4 +1,4 @@
-#include "exporter/http_server.h"
+#include "web/http_server.h"
 
 #include <civetweb.h>
 #include <sys/resource.h>
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "base/log.h"
-#include "cli/host_list.h"
-#include "exporter/gzip.h"
-#include "exporter/listen_address.h"
-#include "exporter/tls_context.h"
+#include "web/cidr.h"
+#include "web/gzip.h"
+#include "web/listen_address.h"
+#include "web/tls_context.h"
 
 namespace ovn_raft {
 namespace {

@@ -1,11 +1,11 @@
-#include "exporter/source_limiter.h"
+#include "web/source_limiter.h"
 
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <vector>
 
-#include "exporter/source_key.h"
+#include "web/source_key.h"
 
 namespace ovn_raft {
 namespace {

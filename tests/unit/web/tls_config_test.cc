@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "exporter/tls_names.h"
-#include "exporter/web_config.h"
+#include "web/tls_names.h"
+#include "web/web_config.h"
 
 namespace ovn_raft {
 namespace {

@@ -1,6 +1,6 @@
 // TlsContext against real files from the openssl command line: a server that would fail every
 // handshake does not start. (Builds without TLS say so instead: tests/CMakeLists.txt.)
-#include "exporter/tls_context.h"
+#include "web/tls_context.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "exporter/basic_auth.h"
+#include "web/basic_auth.h"
 
 #include <crypt.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include "exporter/source_key.h"
+#include "web/source_key.h"
 
 namespace ovn_raft {
 namespace {

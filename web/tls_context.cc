@@ -1,4 +1,4 @@
-#include "exporter/tls_context.h"
+#include "web/tls_context.h"
 
 #if OVN_RAFT_TLS
 #include <openssl/err.h>
@@ -11,7 +11,7 @@
 #include <mutex>
 
 #include "base/log.h"
-#include "exporter/tls_names.h"
+#include "web/tls_names.h"
 #endif
 
 namespace ovn_raft {

@@ -1,0 +1,42 @@
+#include "web/cidr.h"
+
+#include <arpa/inet.h>
+
+#include <cctype>
+#include <cstdint>
+#include <sstream>
+
+#include "base/strings.h"
+
+namespace ovn_raft {
+
+std::optional<std::vector<std::string>> ParseCidrList(const std::string& value) {
+  std::vector<std::string> out;
+  std::stringstream in(value);
+  for (std::string item; std::getline(in, item, ',');) {
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.pop_back();
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front())))
+      item.erase(0, 1);
+    if (item.empty()) continue;
+    const auto slash = item.find('/');
+    std::string ip = item.substr(0, slash);
+    if (ip.size() > 2 && ip.front() == '[' && ip.back() == ']') ip = ip.substr(1, ip.size() - 2);
+    unsigned char buf[16];
+    const bool v4 = ip.find(':') == std::string::npos;
+    // inet_pton takes only the strict forms: dotted quads of 4 numbers, RFC 4291 text.
+    if (inet_pton(v4 ? AF_INET : AF_INET6, ip.c_str(), buf) != 1) return std::nullopt;
+    const unsigned max_bits = v4 ? 32 : 128;
+    std::uint64_t bits = max_bits;
+    if (slash != std::string::npos) {
+      const auto n = ParseUint(item.substr(slash + 1));
+      if (!n || *n > max_bits) return std::nullopt;
+      bits = *n;
+    }
+    out.push_back(ip + "/" + std::to_string(bits));
+  }
+  return out;
+}
+
+bool IsIpv6Cidr(const std::string& cidr) { return cidr.find(':') != std::string::npos; }
+
+}  // namespace ovn_raft
