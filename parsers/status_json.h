@@ -6,8 +6,8 @@
 
 namespace ovn_raft {
 
-// Renders a parsed status as JSON. The keys are a stable, documented interface (README,
-// "parse-status JSON"): fields absent from the status are absent from the JSON.
+// Renders a parsed status as JSON. The keys are a stable, documented interface
+// (docs/status-json.md): fields absent from the status are absent from the JSON.
 std::string ClusterStatusToJson(const ClusterStatus& status, bool pretty = true);
 
 }  // namespace ovn_raft

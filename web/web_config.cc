@@ -112,7 +112,7 @@ std::string ApplyTls(TlsServerConfig& tls, const std::string& key, const std::st
     return key + " (inline PEM) is not supported: give " + key + "_file";
   } else {
     return "tls_server_config." + key +
-           " is not supported by this exporter (see README, \"TLS and IPv6\")";
+           " is not supported by this exporter (see docs/web-config.md)";
   }
   return "";
 }

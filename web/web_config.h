@@ -1,6 +1,6 @@
 #pragma once
 
-// The exporter-toolkit web configuration file, the part this exporter honours (the README
+// The exporter-toolkit web configuration file, the part this exporter honours (docs/web-config.md
 // compares it field by field with exporter-toolkit's):
 //
 //   tls_server_config:

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Abuse benchmark: every attack of the README's "Under abuse" section against the real binary,
+"""Abuse benchmark: every attack of docs/abuse.md against the real binary,
 each on a fresh exporter, on loopback only, every load bounded in connections and seconds
 (scripts/abuse-benchmark.sh runs it against a real cluster). Prints, per attack, what a
 legitimate scraper saw meanwhile and the exporter's memory and descriptors before and after,
