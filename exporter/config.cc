@@ -5,6 +5,8 @@
 #include "base/strings.h"
 #include "cli/duration.h"
 #include "cli/expected_cluster_flags.h"
+#include "ovsdb/jsonrpc_client.h"
+#include "reader/database_reader.h"
 #include "web/cidr.h"
 
 namespace ovn_raft {
@@ -149,7 +151,7 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "ovsdb.timeout",
                   .help = "Deadline for reading one database, e.g. 2s, 500ms.",
                   .deprecated = {"timeout"}},
-         .defaults = {"2s"},
+         .defaults = {FormatDuration(kDefaultCallTimeout)},
          .set = DurationInto(&Config::timeout, milliseconds(1), milliseconds::max(),
                              "must be more than 0")},
         {.spec = {.name = "ovsdb.min-interval",
@@ -165,7 +167,7 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "ovsdb.max-reply-size",
                   .help = "Largest reply accepted from ovsdb-server, in bytes.",
                   .deprecated = {"max-reply-size"}},
-         .defaults = {"8388608"},
+         .defaults = {std::to_string(kDefaultMaxReplyBytes)},
          .set =
              [](Config& c, const std::string& v) {
                return SetNumber(c.max_reply_bytes, v, 1024, UINT64_MAX,
@@ -175,7 +177,7 @@ const std::vector<Flag<Config>>& Table() {
                   .help = "Largest membership a status may list; more is refused as "
                           "view_too_large. Bounds the series of a scrape.",
                   .deprecated = {"max-members"}},
-         .defaults = {"256"},
+         .defaults = {std::to_string(kDefaultMaxMembers)},
          .set =
              [](Config& c, const std::string& v) {
                return SetNumber(c.max_members, v, 3, 100000, "a number from 3 to 100000");

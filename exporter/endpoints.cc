@@ -89,8 +89,8 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
 
 // A snapshot (shared or reused, see ReadCoordinator) and fresh families built from it, then
 // the exporter's own series. What needs no snapshot is done while ovsdb-server answers: the
-// own series (with 256 workers to walk, the process' CPU time alone costs ~20 us) and the
-// emptying of the last page's families, which this page fills again.
+// own series (the process' CPU time walks every worker thread) and the emptying of the last
+// page's families, which this page fills again.
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   std::vector<prometheus::MetricFamily> own, spare;
   const auto snapshot = coordinator_.Get(Wait(request), [&] {

@@ -332,7 +332,7 @@ class RaftMetrics {
   }
 
   std::int64_t now_ms_;
-  FamilyBuilder b_;  // room for 128: a page of two databases has about 100 families
+  FamilyBuilder b_;  // room for 128 families, more than a page of two databases has
 };
 
 }  // namespace

@@ -20,11 +20,15 @@
 
 namespace ovn_raft {
 
+// The defaults of --ovsdb.timeout and --ovsdb.max-reply-size, said here once.
+inline constexpr std::chrono::milliseconds kDefaultCallTimeout = std::chrono::seconds(2);
+inline constexpr std::size_t kDefaultMaxReplyBytes = 8u << 20;
+
 struct CallOptions {
   // One deadline for connect, send and receive together.
-  std::chrono::milliseconds timeout{2000};
+  std::chrono::milliseconds timeout = kDefaultCallTimeout;
   // Replies above this are abandoned with kReplyTooLarge (a cluster/status is a few KiB).
-  std::size_t max_reply_bytes = 8u << 20;
+  std::size_t max_reply_bytes = kDefaultMaxReplyBytes;
 };
 
 struct JsonRpcCall;

@@ -6,9 +6,8 @@
 
 namespace ovn_raft {
 
-ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval,
-                                 std::chrono::milliseconds read_timeout)
-    : read_(std::move(read)), min_interval_(min_interval), read_timeout_(read_timeout) {}
+ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval)
+    : read_(std::move(read)), min_interval_(min_interval) {}
 
 std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds wait,
                                                      const std::function<void()>& while_waiting) {
@@ -51,7 +50,7 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds w
       meanwhile();
     }
   };
-  auto snapshot = std::make_shared<const Snapshot>(read_(read_timeout_, once));
+  auto snapshot = std::make_shared<const Snapshot>(read_(once));
   guard.ended = true;
   EndRound(snapshot, started);
   once();  // when the read sent nothing

@@ -270,7 +270,7 @@ def scenarios():
         "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
     })
 
-    # 2b. Issue 16: member 3 restarted with a fresh database at 5m while its exporter is down
+    # 2b. Member 3 restarted with a fresh database at 5m while its exporter is down
     # (the pod restart took the sidecar down with it). Both IDs on 10.0.0.3 are silent, both
     # are named by the two reporting members; the leader hears the new d4d4, not c3c3. Only
     # c3c3 may ever be named, at every evaluation over the whole for: window, and the down

@@ -31,6 +31,20 @@ TEST(DurationTest, Units) {
   EXPECT_FALSE(ParseDuration("3d").has_value());
 }
 
+TEST(DurationTest, FormatsInTheLargestExactUnitAndReadsBack) {
+  using std::chrono::milliseconds;
+  for (const auto& [ms, text] : std::vector<std::pair<long, std::string>>{{0, "0"},
+                                                                          {2000, "2s"},
+                                                                          {500, "500ms"},
+                                                                          {1500, "1500ms"},
+                                                                          {90000, "90s"},
+                                                                          {600000, "10m"},
+                                                                          {7200000, "2h"}}) {
+    EXPECT_EQ(FormatDuration(milliseconds(ms)), text);
+    EXPECT_EQ(ParseDuration(text), milliseconds(ms)) << text;
+  }
+}
+
 TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
   const auto r = Parse({});
   ASSERT_TRUE(r.settings.has_value()) << r.error.value_or("");
