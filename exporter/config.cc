@@ -142,21 +142,18 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "ovsdb.database",
                   .help = "NAME=CTL[,SOCK]: a clustered database, its unixctl socket and its "
                           "database socket. Repeatable; given once, it replaces the defaults.",
-                  .deprecated = {"database"},
                   .repeatable = true,
                   .default_text = "NB and SB under /var/run/ovn"},
          .defaults = {"OVN_Northbound=/var/run/ovn/ovnnb_db.ctl,/var/run/ovn/ovnnb_db.sock",
                       "OVN_Southbound=/var/run/ovn/ovnsb_db.ctl,/var/run/ovn/ovnsb_db.sock"},
          .set = AddDatabase},
         {.spec = {.name = "ovsdb.timeout",
-                  .help = "Deadline for reading one database, e.g. 2s, 500ms.",
-                  .deprecated = {"timeout"}},
+                  .help = "Deadline for reading one database, e.g. 2s, 500ms."},
          .defaults = {FormatDuration(kDefaultCallTimeout)},
          .set = DurationInto(&Config::timeout, milliseconds(1), milliseconds::max(),
                              "must be more than 0")},
         {.spec = {.name = "ovsdb.min-interval",
-                  .help = "Reuse a reading younger than this; 0 reads on every scrape.",
-                  .deprecated = {"min-interval"}},
+                  .help = "Reuse a reading younger than this; 0 reads on every scrape."},
          .defaults = {"1s"},
          .set = DurationInto(&Config::min_interval, milliseconds(0), milliseconds::max(), "")},
         {.spec = {.name = "ovsdb.server-facts-interval",
@@ -165,8 +162,7 @@ const std::vector<Flag<Config>>& Table() {
          .defaults = {"10s"},
          .set = DurationInto(&Config::facts_interval, milliseconds(0), milliseconds::max(), "")},
         {.spec = {.name = "ovsdb.max-reply-size",
-                  .help = "Largest reply accepted from ovsdb-server, in bytes.",
-                  .deprecated = {"max-reply-size"}},
+                  .help = "Largest reply accepted from ovsdb-server, in bytes."},
          .defaults = {std::to_string(kDefaultMaxReplyBytes)},
          .set =
              [](Config& c, const std::string& v) {
@@ -175,8 +171,7 @@ const std::vector<Flag<Config>>& Table() {
              }},
         {.spec = {.name = "ovsdb.max-members",
                   .help = "Largest membership a status may list; more is refused as "
-                          "view_too_large. Bounds the series of a scrape.",
-                  .deprecated = {"max-members"}},
+                          "view_too_large. Bounds the series of a scrape."},
          .defaults = {std::to_string(kDefaultMaxMembers)},
          .set =
              [](Config& c, const std::string& v) {
