@@ -49,18 +49,17 @@ DatabaseReader::DatabaseReader(const std::vector<DatabaseTarget>& targets,
   }
 }
 
-Snapshot DatabaseReader::ReadAll(const std::function<void()>& while_waiting) {
+Snapshot DatabaseReader::ReadAll() {
   const std::lock_guard<std::mutex> lock(mu_);
   std::size_t reply_bytes = 0;
-  Snapshot s = ReadRound(while_waiting, &reply_bytes);
+  Snapshot s = ReadRound(&reply_bytes);
   // A large reply's memory is free again here; hand it back to the system rather than keep
   // the peak for good (a status of megabytes otherwise leaves many times its size resident).
   if (reply_bytes > (1u << 20)) malloc_trim(0);
   return s;
 }
 
-Snapshot DatabaseReader::ReadRound(const std::function<void()>& while_waiting,
-                                   std::size_t* reply_bytes) {
+Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
   using Clock = std::chrono::steady_clock;
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
@@ -92,7 +91,7 @@ Snapshot DatabaseReader::ReadRound(const std::function<void()>& while_waiting,
     }
     asked.push_back(a);
   }
-  ExchangeAll(calls, options_, while_waiting);
+  ExchangeAll(calls, options_);
   ReadVersions(start + options_.timeout);
 
   for (std::size_t i = 0; i < slots_.size(); ++i) {

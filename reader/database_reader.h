@@ -16,7 +16,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,9 +42,9 @@ class DatabaseReader {
 
   // Reads every database at once: all requests go out together and the replies are awaited
   // together, so one hung database delays nothing but itself and the round ends within
-  // the options' timeout. `while_waiting` runs once, while the servers answer (see
-  // ExchangeAll). Thread-safe (rounds are serialised; the ReadCoordinator never overlaps them).
-  Snapshot ReadAll(const std::function<void()>& while_waiting = nullptr);
+  // the options' timeout. Thread-safe (rounds are serialised; the ReadCoordinator never
+  // overlaps them).
+  Snapshot ReadAll();
 
  private:
   struct Slot {
@@ -88,7 +87,7 @@ class DatabaseReader {
   // Asks `version` of every server whose answer is not known for its current connection.
   void ReadVersions(std::chrono::steady_clock::time_point deadline);
 
-  Snapshot ReadRound(const std::function<void()>& while_waiting, std::size_t* reply_bytes);
+  Snapshot ReadRound(std::size_t* reply_bytes);
 
   CallOptions options_;
   std::size_t max_members_;

@@ -25,19 +25,14 @@ class ReadCoordinator {
   using Clock = std::chrono::steady_clock;
   // A round: reads within the reader's own deadline (--ovsdb.timeout), never a client's, so
   // that one client's short deadline cannot spoil the round every concurrent scrape shares.
-  // Runs `while_waiting` once while its servers answer.
-  using ReadFn = std::function<Snapshot(const std::function<void()>& while_waiting)>;
+  using ReadFn = std::function<Snapshot()>;
 
   ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval);
 
   // The latest snapshot: reused, shared with a round in flight, or read now. A caller that
   // finds a round in flight waits at most `wait` (its scraper's deadline) and gets nullptr
   // when the round has not ended by then; the round itself goes on for everyone else.
-  // `while_waiting` is the caller's own work that needs no snapshot: it runs exactly once, on
-  // the caller's thread, while the round it reads or joins is out (so it costs the scrape no
-  // time), or first when a snapshot is reused.
-  std::shared_ptr<const Snapshot> Get(std::chrono::milliseconds wait,
-                                      const std::function<void()>& while_waiting = nullptr);
+  std::shared_ptr<const Snapshot> Get(std::chrono::milliseconds wait);
   ErrorCounts errors() const;
   std::uint64_t rounds() const;
 
