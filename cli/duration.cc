@@ -30,4 +30,13 @@ std::optional<std::chrono::milliseconds> ParseDuration(std::string_view text) {
   return total;
 }
 
+std::string FormatDuration(std::chrono::milliseconds d) {
+  const auto ms = d.count();
+  if (ms == 0) return "0";
+  if (ms % 3600000 == 0) return std::to_string(ms / 3600000) + "h";
+  if (ms % 60000 == 0) return std::to_string(ms / 60000) + "m";
+  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
+  return std::to_string(ms) + "ms";
+}
+
 }  // namespace ovn_raft

@@ -23,14 +23,12 @@ std::vector<Flag<T>> ExpectedClusterFlags(ExpectedCluster T::*field) {
       {.spec = {.name = "cluster.expected-members",
                 .help = "Members each cluster should have, e.g. the ovn-central replicas: the "
                         "too-many and too-few checks compare against it.",
-                .deprecated = {"expected-members"},
                 .default_text = "unset"},
        .set = [field](T& t, const std::string& v) { return SetExpectedMembers(t.*field, v); }},
       {.spec = {.name = "cluster.expected-hosts",
                 .help = "Hosts the members should run on, comma- or space-separated IPs or DNS "
                         "names (Kube-OVN's NODE_IPS); the expected size when "
                         "--cluster.expected-members is unset.",
-                .deprecated = {"expected-hosts"},
                 .default_text = "unset"},
        .set = [field](T& t, const std::string& v) { return SetExpectedHosts(t.*field, v); }},
   };

@@ -5,6 +5,8 @@
 #include "base/strings.h"
 #include "cli/duration.h"
 #include "cli/expected_cluster_flags.h"
+#include "ovsdb/jsonrpc_client.h"
+#include "reader/database_reader.h"
 #include "web/cidr.h"
 
 namespace ovn_raft {
@@ -140,21 +142,18 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "ovsdb.database",
                   .help = "NAME=CTL[,SOCK]: a clustered database, its unixctl socket and its "
                           "database socket. Repeatable; given once, it replaces the defaults.",
-                  .deprecated = {"database"},
                   .repeatable = true,
                   .default_text = "NB and SB under /var/run/ovn"},
          .defaults = {"OVN_Northbound=/var/run/ovn/ovnnb_db.ctl,/var/run/ovn/ovnnb_db.sock",
                       "OVN_Southbound=/var/run/ovn/ovnsb_db.ctl,/var/run/ovn/ovnsb_db.sock"},
          .set = AddDatabase},
         {.spec = {.name = "ovsdb.timeout",
-                  .help = "Deadline for reading one database, e.g. 2s, 500ms.",
-                  .deprecated = {"timeout"}},
-         .defaults = {"2s"},
+                  .help = "Deadline for reading one database, e.g. 2s, 500ms."},
+         .defaults = {FormatDuration(kDefaultCallTimeout)},
          .set = DurationInto(&Config::timeout, milliseconds(1), milliseconds::max(),
                              "must be more than 0")},
         {.spec = {.name = "ovsdb.min-interval",
-                  .help = "Reuse a reading younger than this; 0 reads on every scrape.",
-                  .deprecated = {"min-interval"}},
+                  .help = "Reuse a reading younger than this; 0 reads on every scrape."},
          .defaults = {"1s"},
          .set = DurationInto(&Config::min_interval, milliseconds(0), milliseconds::max(), "")},
         {.spec = {.name = "ovsdb.server-facts-interval",
@@ -163,9 +162,8 @@ const std::vector<Flag<Config>>& Table() {
          .defaults = {"10s"},
          .set = DurationInto(&Config::facts_interval, milliseconds(0), milliseconds::max(), "")},
         {.spec = {.name = "ovsdb.max-reply-size",
-                  .help = "Largest reply accepted from ovsdb-server, in bytes.",
-                  .deprecated = {"max-reply-size"}},
-         .defaults = {"8388608"},
+                  .help = "Largest reply accepted from ovsdb-server, in bytes."},
+         .defaults = {std::to_string(kDefaultMaxReplyBytes)},
          .set =
              [](Config& c, const std::string& v) {
                return SetNumber(c.max_reply_bytes, v, 1024, UINT64_MAX,
@@ -173,9 +171,8 @@ const std::vector<Flag<Config>>& Table() {
              }},
         {.spec = {.name = "ovsdb.max-members",
                   .help = "Largest membership a status may list; more is refused as "
-                          "view_too_large. Bounds the series of a scrape.",
-                  .deprecated = {"max-members"}},
-         .defaults = {"256"},
+                          "view_too_large. Bounds the series of a scrape."},
+         .defaults = {std::to_string(kDefaultMaxMembers)},
          .set =
              [](Config& c, const std::string& v) {
                return SetNumber(c.max_members, v, 3, 100000, "a number from 3 to 100000");

@@ -87,30 +87,16 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
   return timeout;
 }
 
-// A snapshot (shared or reused, see ReadCoordinator) and fresh families built from it, then
-// the exporter's own series. What needs no snapshot is done while ovsdb-server answers: the
-// own series (with 256 workers to walk, the process' CPU time alone costs ~20 us) and the
-// emptying of the last page's families, which this page fills again.
+// A snapshot (shared or reused, see ReadCoordinator), the families built from it, then the
+// exporter's own series.
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
-  std::vector<prometheus::MetricFamily> own, spare;
-  const auto snapshot = coordinator_.Get(Wait(request), [&] {
-    own = OwnFamilies();
-    {
-      const std::lock_guard<std::mutex> lock(spare_mu_);
-      spare.swap(spare_);
-    }
-    for (auto& f : spare) f.metric.clear();
-  });
+  const auto snapshot = coordinator_.Get(Wait(request));
   if (!snapshot) return Unfinished();
-  auto families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
-                                   config_.expected, std::move(spare));
-  families.reserve(families.size() + own.size());
-  for (auto& f : own) families.push_back(std::move(f));
-  HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
-  // Handed back whole: the next page's builder drops the families it gets no sample for.
-  const std::lock_guard<std::mutex> lock(spare_mu_);
-  spare_.swap(families);
-  return page;
+  auto families =
+      BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(), config_.expected);
+  for (auto& f : OwnFamilies()) families.push_back(std::move(f));
+  return HttpResponse{
+      200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
 }
 
 // The exporter's build, its refusals and the process: what needs no snapshot.

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "exporter/config.h"
@@ -40,10 +39,6 @@ class Endpoints {
   SourceLimiter sources_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
-  // The last page's families, for the next page to empty and fill (one set: a scrape that
-  // meets another at once builds its own).
-  std::mutex spare_mu_;
-  std::vector<prometheus::MetricFamily> spare_;
 };
 
 }  // namespace ovn_raft

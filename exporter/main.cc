@@ -62,11 +62,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
   DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
-  ReadCoordinator coordinator(
-      [&reader](std::chrono::milliseconds timeout, const std::function<void()>& while_waiting) {
-        return reader.ReadAll(timeout, while_waiting);
-      },
-      config.min_interval, config.timeout);
+  ReadCoordinator coordinator([&reader] { return reader.ReadAll(); }, config.min_interval);
   const bool auth_on = auth && auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(auth));
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });

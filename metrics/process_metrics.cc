@@ -35,11 +35,10 @@ double BootTime() {
   return 0;
 }
 
-// The two /proc files read on every scrape, opened once: each open walked the path again, and
-// opening cost as much as reading (about 13 of 30 us per scrape with the 256 workers; the
-// stat itself walks every thread). Both stay open for the life of the process and count among
-// its descriptors. /proc/self is resolved at open: these name the process, whatever thread
-// reads them later.
+// The two /proc files read on every scrape, opened once: each open walks the path again, at a
+// cost comparable to the read itself (which, for stat, walks every thread). Both stay open for the
+// life of the process and count among its descriptors. /proc/self is resolved at open: these name
+// the process, whatever thread reads them later.
 class ProcSelf {
  public:
   static ProcSelf& Instance() {

@@ -25,8 +25,7 @@ std::string AddingPhase(std::string text) {
 
 class RaftMetrics {
  public:
-  RaftMetrics(const Snapshot& snapshot, std::vector<prometheus::MetricFamily> reuse)
-      : now_ms_(ToMs(snapshot.taken_at)), b_(128, std::move(reuse)) {}
+  explicit RaftMetrics(const Snapshot& snapshot) : now_ms_(ToMs(snapshot.taken_at)), b_(128) {}
 
   void Database(const DatabaseReading& r, const ExpectedCluster& expected) {
     const Labels db{{"db", r.target.name}};
@@ -332,15 +331,16 @@ class RaftMetrics {
   }
 
   std::int64_t now_ms_;
-  FamilyBuilder b_;  // room for 128: a page of two databases has about 100 families
+  FamilyBuilder b_;  // room for 128 families, more than a page of two databases has
 };
 
 }  // namespace
 
-std::vector<prometheus::MetricFamily> BuildRaftMetrics(
-    const Snapshot& snapshot, const ErrorCounts& errors, std::uint64_t rounds,
-    const ExpectedCluster& expected, std::vector<prometheus::MetricFamily> reuse) {
-  RaftMetrics m(snapshot, std::move(reuse));
+std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
+                                                       const ErrorCounts& errors,
+                                                       std::uint64_t rounds,
+                                                       const ExpectedCluster& expected) {
+  RaftMetrics m(snapshot);
   for (const auto& db : snapshot.databases) m.Database(db, expected);
   m.Errors(snapshot.databases, errors);
   m.Rounds(rounds);

@@ -14,10 +14,10 @@
 namespace ovn_raft {
 
 // `errors` and `rounds` are the cumulative counters kept by the ReadCoordinator; `expected` is
-// the operator's --cluster.expected-members and --cluster.expected-hosts; `reuse`, an earlier
-// page's families handed back for their memory (see FamilyBuilder).
-std::vector<prometheus::MetricFamily> BuildRaftMetrics(
-    const Snapshot& snapshot, const ErrorCounts& errors, std::uint64_t rounds,
-    const ExpectedCluster& expected = {}, std::vector<prometheus::MetricFamily> reuse = {});
+// the operator's --cluster.expected-members and --cluster.expected-hosts.
+std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
+                                                       const ErrorCounts& errors,
+                                                       std::uint64_t rounds,
+                                                       const ExpectedCluster& expected = {});
 
 }  // namespace ovn_raft

@@ -25,7 +25,7 @@ void AppendValue(double v, std::string& out) {
 }
 
 // Whether `s` holds a character to escape: one vectorised memchr per character of the set (a
-// page's 9 KB of HELP text cost a comparison per byte; find_first_of would call memchr on the
+// page's HELP texts would cost a comparison per byte; find_first_of would call memchr on the
 // set once per byte of `s`).
 bool NeedsEscaping(const std::string& s, bool quotes) {
   const auto has = [&](char c) { return std::memchr(s.data(), c, s.size()) != nullptr; };
@@ -64,7 +64,7 @@ const char* TypeName(prometheus::MetricType type) {
 
 std::string TextExposition(const std::vector<prometheus::MetricFamily>& families) {
   std::string out;
-  out.reserve(32768);  // a page of two databases of three members is about 21 KB
+  out.reserve(32768);  // room for a page of two databases of three members at once
   for (const auto& f : families) {
     // FamilyBuilder makes gauges and counters only; nothing else has a writer here.
     if (f.type != prometheus::MetricType::Counter && f.type != prometheus::MetricType::Gauge) {

@@ -192,8 +192,7 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::OnReadable(const CallO
   return Extract(options);
 }
 
-void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options,
-                 const std::function<void()>& while_waiting) {
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
   const auto deadline = JsonRpcConnection::Clock::now() + options.timeout;
   std::vector<JsonRpcCall*> open;
   for (auto& call : calls) {
@@ -207,7 +206,6 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options,
       open.push_back(&call);
     }
   }
-  if (while_waiting) while_waiting();
   std::vector<pollfd> fds;
   while (!open.empty()) {
     const auto left =

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,11 +19,15 @@
 
 namespace ovn_raft {
 
+// The defaults of --ovsdb.timeout and --ovsdb.max-reply-size, said here once.
+inline constexpr std::chrono::milliseconds kDefaultCallTimeout = std::chrono::seconds(2);
+inline constexpr std::size_t kDefaultMaxReplyBytes = 8u << 20;
+
 struct CallOptions {
   // One deadline for connect, send and receive together.
-  std::chrono::milliseconds timeout{2000};
+  std::chrono::milliseconds timeout = kDefaultCallTimeout;
   // Replies above this are abandoned with kReplyTooLarge (a cluster/status is a few KiB).
-  std::size_t max_reply_bytes = 8u << 20;
+  std::size_t max_reply_bytes = kDefaultMaxReplyBytes;
 };
 
 struct JsonRpcCall;
@@ -87,10 +90,8 @@ struct JsonRpcCall {
 
 // Sends every call's request, then waits for all replies together on this thread, so the
 // servers behind different sockets work in parallel and one that hangs delays only itself.
-// Every call ends by `options.timeout`. `while_waiting`, when given, runs once on this thread
-// after the requests are sent: the caller's own work that needs no reply overlaps the servers'.
-void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options,
-                 const std::function<void()>& while_waiting = nullptr);
+// Every call ends by `options.timeout`.
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
 
 // Requests and replies of the two calls the exporter makes.
 JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,

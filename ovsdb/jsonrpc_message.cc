@@ -47,8 +47,8 @@ std::string Describe(const Value& v) {
 }
 
 // A reply's "error" member, when set (not null): unixctl sends a string, OVSDB an object.
-// An error text is kept, logged and shown on /status: a server's 7 MB error string must not
-// become a 7 MB log line. The start says what went wrong.
+// An error text is kept, logged and shown on /status: a server's error string of megabytes
+// must not become a log line as long. The start says what went wrong.
 constexpr std::size_t kMaxErrorText = 512;
 
 std::string Bounded(std::string text) {

@@ -20,7 +20,7 @@ enum class ErrorCode {
   kRpcError,          // a well-formed error reply, e.g. "unknown cluster"
   kProtocolError,     // JSON, but not the shape the protocol promises
   kNotClustered,      // the database is standalone or a relay: it has no Raft status
-  kViewTooLarge,      // the status lists more members than --max-members
+  kViewTooLarge,      // the status lists more members than --ovsdb.max-members
 };
 
 // Every code, in order: the reasons the errors counter starts at 0.

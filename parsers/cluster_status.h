@@ -93,7 +93,7 @@ struct ClusterStatus {
   std::optional<std::uint64_t> disconnections;  // OVS >= 2.15
   std::optional<std::vector<ServerEntry>> servers;
   std::vector<ParseWarning> warnings;
-  // Every list above keeps at most kMaxListEntries entries: a reply of 100,000 junk or
+  // Every list above keeps at most kMaxListEntries entries: a reply of endless junk or
   // "Adding server" lines must not grow the process or the page. The rest are counted here,
   // servers apart (the reader counts them against --ovsdb.max-members).
   std::uint64_t servers_dropped = 0;

@@ -49,23 +49,18 @@ DatabaseReader::DatabaseReader(const std::vector<DatabaseTarget>& targets,
   }
 }
 
-Snapshot DatabaseReader::ReadAll(std::chrono::milliseconds timeout,
-                                 const std::function<void()>& while_waiting) {
+Snapshot DatabaseReader::ReadAll() {
   const std::lock_guard<std::mutex> lock(mu_);
   std::size_t reply_bytes = 0;
-  Snapshot s = ReadRound(timeout, while_waiting, &reply_bytes);
+  Snapshot s = ReadRound(&reply_bytes);
   // A large reply's memory is free again here; hand it back to the system rather than keep
-  // the peak for good (a 7.9 MB status otherwise holds ~60 MiB).
+  // the peak for good (a status of megabytes otherwise leaves many times its size resident).
   if (reply_bytes > (1u << 20)) malloc_trim(0);
   return s;
 }
 
-Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout,
-                                   const std::function<void()>& while_waiting,
-                                   std::size_t* reply_bytes) {
+Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
   using Clock = std::chrono::steady_clock;
-  CallOptions options = options_;
-  options.timeout = timeout;
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
 
@@ -96,8 +91,8 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout,
     }
     asked.push_back(a);
   }
-  ExchangeAll(calls, options, while_waiting);
-  ReadVersions(start + timeout);
+  ExchangeAll(calls, options_);
+  ReadVersions(start + options_.timeout);
 
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = *slots_[i];
@@ -112,7 +107,7 @@ Snapshot DatabaseReader::ReadRound(std::chrono::milliseconds timeout,
     if (text) {
       *reply_bytes += text.value().size();
       r.status = ParseClusterStatus(ValidUtf8(text.value()));
-      // Members being added count too: 100,000 "Adding server" lines made 100,000 series.
+      // Members being added count too: each would be a series of its own.
       const std::uint64_t listed = (r.status->servers ? r.status->servers->size() : 0) +
                                    r.status->servers_dropped + r.status->adding_servers.size();
       if (listed > max_members_) {

@@ -16,7 +16,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -30,20 +29,22 @@
 
 namespace ovn_raft {
 
+// The default of --ovsdb.max-members.
+inline constexpr std::size_t kDefaultMaxMembers = 256;
+
 class DatabaseReader {
  public:
   // A status listing more than `max_members` is refused (kViewTooLarge): the series of one
   // scrape grow with the members, and no real cluster comes near it.
   DatabaseReader(const std::vector<DatabaseTarget>& targets, const CallOptions& options,
-                 std::size_t max_members = 256,
+                 std::size_t max_members = kDefaultMaxMembers,
                  std::chrono::milliseconds facts_interval = std::chrono::milliseconds(0));
 
   // Reads every database at once: all requests go out together and the replies are awaited
   // together, so one hung database delays nothing but itself and the round ends within
-  // `timeout`. `while_waiting` runs once, while the servers answer (see ExchangeAll).
-  // Thread-safe (rounds are serialised; the ReadCoordinator never overlaps them).
-  Snapshot ReadAll(std::chrono::milliseconds timeout,
-                   const std::function<void()>& while_waiting = nullptr);
+  // the options' timeout. Thread-safe (rounds are serialised; the ReadCoordinator never
+  // overlaps them).
+  Snapshot ReadAll();
 
  private:
   struct Slot {
@@ -86,8 +87,7 @@ class DatabaseReader {
   // Asks `version` of every server whose answer is not known for its current connection.
   void ReadVersions(std::chrono::steady_clock::time_point deadline);
 
-  Snapshot ReadRound(std::chrono::milliseconds timeout, const std::function<void()>& while_waiting,
-                     std::size_t* reply_bytes);
+  Snapshot ReadRound(std::size_t* reply_bytes);
 
   CallOptions options_;
   std::size_t max_members_;

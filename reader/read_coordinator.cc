@@ -6,29 +6,17 @@
 
 namespace ovn_raft {
 
-ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval,
-                                 std::chrono::milliseconds read_timeout)
-    : read_(std::move(read)), min_interval_(min_interval), read_timeout_(read_timeout) {}
+ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval)
+    : read_(std::move(read)), min_interval_(min_interval) {}
 
-std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds wait,
-                                                     const std::function<void()>& while_waiting) {
-  const auto meanwhile = [&] {
-    if (while_waiting) while_waiting();
-  };
+std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds wait) {
   std::unique_lock<std::mutex> lock(mu_);
   if (latest_ && min_interval_.count() > 0 && Clock::now() - latest_started_ < min_interval_) {
-    auto reused = latest_;
-    lock.unlock();
-    meanwhile();
-    return reused;
+    return latest_;
   }
   if (in_flight_) {
     const std::uint64_t round = ended_;
-    const auto until = Clock::now() + wait;
-    lock.unlock();
-    meanwhile();
-    lock.lock();
-    if (!done_.wait_until(lock, until, [&] { return ended_ != round; })) return nullptr;
+    if (!done_.wait_for(lock, wait, [&] { return ended_ != round; })) return nullptr;
     return latest_;
   }
   in_flight_ = true;
@@ -44,17 +32,9 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds w
       if (!ended) self->EndRound(nullptr, {});
     }
   } guard{this};
-  bool ran = false;
-  const std::function<void()> once = [&] {
-    if (!ran) {
-      ran = true;
-      meanwhile();
-    }
-  };
-  auto snapshot = std::make_shared<const Snapshot>(read_(read_timeout_, once));
+  auto snapshot = std::make_shared<const Snapshot>(read_());
   guard.ended = true;
   EndRound(snapshot, started);
-  once();  // when the read sent nothing
   return snapshot;
 }
 

@@ -23,23 +23,16 @@ namespace ovn_raft {
 class ReadCoordinator {
  public:
   using Clock = std::chrono::steady_clock;
-  // A round: reads within `timeout`, and runs `while_waiting` once while its servers answer.
-  using ReadFn = std::function<Snapshot(std::chrono::milliseconds timeout,
-                                        const std::function<void()>& while_waiting)>;
+  // A round: reads within the reader's own deadline (--ovsdb.timeout), never a client's, so
+  // that one client's short deadline cannot spoil the round every concurrent scrape shares.
+  using ReadFn = std::function<Snapshot()>;
 
-  // Every round reads with `read_timeout` (--ovsdb.timeout): never with a client's own, so that
-  // one client's short deadline cannot spoil the round every concurrent scrape shares.
-  ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval,
-                  std::chrono::milliseconds read_timeout = std::chrono::seconds(2));
+  ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval);
 
   // The latest snapshot: reused, shared with a round in flight, or read now. A caller that
   // finds a round in flight waits at most `wait` (its scraper's deadline) and gets nullptr
   // when the round has not ended by then; the round itself goes on for everyone else.
-  // `while_waiting` is the caller's own work that needs no snapshot: it runs exactly once, on
-  // the caller's thread, while the round it reads or joins is out (so it costs the scrape no
-  // time), or first when a snapshot is reused.
-  std::shared_ptr<const Snapshot> Get(std::chrono::milliseconds wait,
-                                      const std::function<void()>& while_waiting = nullptr);
+  std::shared_ptr<const Snapshot> Get(std::chrono::milliseconds wait);
   ErrorCounts errors() const;
   std::uint64_t rounds() const;
 
@@ -48,7 +41,6 @@ class ReadCoordinator {
 
   ReadFn read_;
   const std::chrono::milliseconds min_interval_;
-  const std::chrono::milliseconds read_timeout_;
   mutable std::mutex mu_;
   std::condition_variable done_;
   bool in_flight_ = false;

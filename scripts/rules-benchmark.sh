@@ -12,8 +12,8 @@
 # costliest rules of each set (default 12); --paired runs both rule sets side by side in one
 # Prometheus (each under its own recorded names, one group, one set after the other, the order
 # reversed half way), so that both see the same machine; --interval S
-# evaluates the rules every S seconds (default 15; 60 for --paired at 1,000 clusters on 2 CPUs,
-# where both sets' work does not fit in 15 s). Takes about 3 minutes per rule set, round and
+# evaluates the rules every S seconds (default 15; more, e.g. 60, for --paired at the largest
+# counts when both sets' work does not fit in 15 s). Takes minutes per rule set, round and
 # cluster count.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

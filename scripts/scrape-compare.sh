@@ -36,9 +36,10 @@ m=$work/c/m1
 ports=()
 for bin in "$work/build-rev/exporter/ovn-raft-exporter" "$root/build-compare/exporter/ovn-raft-exporter"; do
   port=$(free_port 1)
-  # The old spellings: every revision since the first accepts them.
-  "$bin" --web.listen-address="127.0.0.1:$port" --min-interval=0 \
-    --database="OVN_Northbound=$m/nb.ctl,$m/nb.sock" --database="OVN_Southbound=$m/sb.ctl,$m/sb.sock" \
+  # The dotted spellings: every revision since the flags took them accepts them.
+  "$bin" --web.listen-address="127.0.0.1:$port" --ovsdb.min-interval=0 \
+    --ovsdb.database="OVN_Northbound=$m/nb.ctl,$m/nb.sock" \
+    --ovsdb.database="OVN_Southbound=$m/sb.ctl,$m/sb.sock" \
     2>>"$work/exporter.log" &
   pids+=($!)
   ports+=("$port")

@@ -398,8 +398,6 @@ KUSTOMIZE = [
     ("kube-ovn v1.16.2 install.sh tls", "kube-ovn-install-v1.16.yaml", ["kube-ovn", "kube-ovn/tls"], True),
     ("kube-ovn v1.16.2 charts/kube-ovn-v2", "kube-ovn-v2-v1.16.yaml", ["kube-ovn"], False),
     ("kube-ovn v1.16.2 charts/kube-ovn-v2 tls", "kube-ovn-v2-v1.16.yaml", ["kube-ovn", "kube-ovn/tls"], True),
-    ("kube-ovn v1.16.2 charts/kube-ovn-v2 run-as-nobody (deprecated, same)", "kube-ovn-v2-v1.16.yaml",
-     ["kube-ovn", "kube-ovn/run-as-nobody"], False),
     ("kube-ovn v1.16.2 kube-prometheus-stack", "kube-ovn-v1.16.yaml", ["kube-ovn", "kube-prometheus-stack"], False),
     ("kube-ovn main charts/kube-ovn-v2 hcp", "kube-ovn-v2-main-hcp.yaml", ["kube-ovn/hcp"], False),
     ("kube-ovn v1.12 run-as-root", "kube-ovn-v1.12.yaml", ["kube-ovn", "kube-ovn/run-as-root"], False),

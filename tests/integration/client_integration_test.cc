@@ -197,8 +197,8 @@ TEST(ClientIntegrationTest, FreshRestartAddsASecondIdAtTheSameAddress) {
     EXPECT_NE(new_id, old_ids[db]);
     for (int m = 1; m <= 3; ++m) {
       SCOPED_TRACE("member " + std::to_string(m));
-      // Each member learns of the new server in its own time (once seen on OVS 4.0: a member's
-      // view still of 1 when the victim's had 4): wait for every view, not the victim's alone.
+      // Each member learns of the new server in its own time (a member's view can lag the
+      // victim's by several servers): wait for every view, not the victim's alone.
       ASSERT_TRUE(Eventually([&] {
         const ClusterStatus v = Read(c, m, db);
         return v.servers && v.servers->size() == 4;

@@ -539,7 +539,7 @@ TEST(ConsensusEndToEndTest, MemberLeftIsAStateNotAReadError) {
   e.ExpectPerDb("min by (db) (ovn_raft_up)", 1);
 }
 
-// Issue 16: a pod restart takes member 3's exporter down with its database, and the member
+// A pod restart takes member 3's exporter down with its database, and the member
 // rejoins with a fresh database under a new ID at the same address. Both IDs on that host are
 // silent and named alike by the two reporting members; the leader hears the new one. From the
 // restart until OVNRaftStaleMember fires (its for: window, sped up 20 times), the rules, the

@@ -1,4 +1,4 @@
-// TLS and IPv6 in the exporter itself (issue 19), against real clients: curl and Prometheus,
+// TLS and IPv6 in the exporter itself, against real clients: curl and Prometheus,
 // certificates made by the openssl command line. Only in builds with -DOVN_RAFT_CIVETWEB=source.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -287,7 +287,8 @@ TEST(TlsIntegrationTest, ListensOnSeveralAddressesOfBothFamilies) {
   EXPECT_EQ(Curl("http://127.0.0.1:" + std::to_string(port2) + "/healthz", "").code, "200");
 }
 
-// The issue's bar: Prometheus itself scrapes the exporter over TLS with a client certificate on
+// The end that matters: Prometheus itself scrapes the exporter over TLS with a client certificate
+// on
 // [::1].
 TEST(TlsIntegrationTest, PrometheusScrapesOverTlsWithAClientCertificateOnIpv6) {
   RaftCluster cluster(3);

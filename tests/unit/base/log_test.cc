@@ -24,8 +24,8 @@ TEST(LogTest, JsonEscapesControlCharacters) {
 namespace ovn_raft {
 namespace {
 
-// Issue 18: NUL, CR and ESC from an ovsdb error went into the log raw (a NUL cut the line and
-// glued the next one on), and a 7 MB error became one line.
+// NUL, CR and ESC from an ovsdb error must not go into the log raw (a NUL cuts the line and
+// glues the next one on), nor a huge error become one huge line.
 TEST(LogTest, ControlBytesEscapedAndLongValuesBounded) {
   const std::string hostile = std::string("a\0b\rc\x1b[2Jd\te", 12);
   const std::string logfmt =

@@ -191,7 +191,7 @@ MemberReport Leader(const std::map<std::string, std::string>& view,
   return m;
 }
 
-// Issue 16: member c restarted fresh as d at the same address while its exporter was down.
+// Member c restarted fresh as d at the same address while its exporter was down.
 // Both c and d are silent, named alike, on the same host; the leader hears d. Only c may be
 // named: d is alive.
 TEST(ConsensusTest, FreshRestartWithExporterDownNeverNamesTheLiveId) {

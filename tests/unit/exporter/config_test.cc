@@ -31,6 +31,20 @@ TEST(DurationTest, Units) {
   EXPECT_FALSE(ParseDuration("3d").has_value());
 }
 
+TEST(DurationTest, FormatsInTheLargestExactUnitAndReadsBack) {
+  using std::chrono::milliseconds;
+  for (const auto& [ms, text] : std::vector<std::pair<long, std::string>>{{0, "0"},
+                                                                          {2000, "2s"},
+                                                                          {500, "500ms"},
+                                                                          {1500, "1500ms"},
+                                                                          {90000, "90s"},
+                                                                          {600000, "10m"},
+                                                                          {7200000, "2h"}}) {
+    EXPECT_EQ(FormatDuration(milliseconds(ms)), text);
+    EXPECT_EQ(ParseDuration(text), milliseconds(ms)) << text;
+  }
+}
+
 TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
   const auto r = Parse({});
   ASSERT_TRUE(r.settings.has_value()) << r.error.value_or("");
@@ -161,23 +175,23 @@ TEST(ConfigTest, ClearErrors) {
   EXPECT_NE(env.error.value_or("").find("OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL"), std::string::npos);
 }
 
-TEST(ConfigTest, OldSpellingsStillWorkWithAWarning) {
-  const auto r =
-      Parse({"--timeout=3s", "--database=A=/a.ctl", "--expected-hosts=a,b"},
-            {{"OVN_RAFT_EXPORTER_MIN_INTERVAL", "0"}, {"OVN_RAFT_EXPORTER_EXPECTED_MEMBERS", "5"}});
-  ASSERT_TRUE(r.settings) << r.error.value_or("");
-  EXPECT_EQ(r.settings->timeout, std::chrono::seconds(3));
-  EXPECT_EQ(r.settings->min_interval, std::chrono::milliseconds(0));
-  EXPECT_EQ(r.settings->databases.size(), 1u);
-  EXPECT_EQ(r.settings->expected.size(), 5);
-  EXPECT_EQ(r.settings->expected.hosts.size(), 2u);
-  ASSERT_EQ(r.warnings.size(), 5u);
-  EXPECT_EQ(r.warnings[0], "--timeout is deprecated, use --ovsdb.timeout");
-  // The new spelling wins over the old one; an error names the spelling to fix.
-  const auto both = Parse({"--ovsdb.timeout=1s"}, {{"OVN_RAFT_EXPORTER_TIMEOUT", "9s"}});
-  EXPECT_EQ(both.settings->timeout, std::chrono::seconds(1));
-  EXPECT_NE(Parse({"--min-interval=soon"}).error.value_or("").find("--ovsdb.min-interval"),
-            std::string::npos);
+TEST(ConfigTest, OnlyTheDottedSpellingsExist) {
+  for (const std::string old :
+       {"--database=A=/a.ctl", "--timeout=3s", "--min-interval=0", "--max-reply-size=4096",
+        "--max-members=5", "--expected-members=5", "--expected-hosts=a,b"}) {
+    const auto r = Parse({old});
+    EXPECT_FALSE(r.settings.has_value()) << old;
+    EXPECT_NE(r.error.value_or("").find("unknown flag " + old.substr(0, old.find('='))),
+              std::string::npos)
+        << old << ": " << r.error.value_or("");
+  }
+  // The old variables are not read: the defaults stand.
+  const auto env =
+      Parse({}, {{"OVN_RAFT_EXPORTER_TIMEOUT", "9s"}, {"OVN_RAFT_EXPORTER_EXPECTED_MEMBERS", "5"}});
+  ASSERT_TRUE(env.settings) << env.error.value_or("");
+  EXPECT_EQ(env.settings->timeout, std::chrono::seconds(2));
+  EXPECT_EQ(env.settings->expected.size(), 0);
+  EXPECT_TRUE(env.warnings.empty());
 }
 
 TEST(ConfigTest, HelpAndVersion) {
@@ -186,7 +200,7 @@ TEST(ConfigTest, HelpAndVersion) {
   const std::string usage = ConfigUsage();
   EXPECT_NE(usage.find("--web.listen-address"), std::string::npos);
   EXPECT_NE(usage.find("OVN_RAFT_EXPORTER_OVSDB_MIN_INTERVAL"), std::string::npos);
-  EXPECT_NE(usage.find("(formerly --min-interval, still accepted)"), std::string::npos);
+  EXPECT_EQ(usage.find("formerly"), std::string::npos);
 }
 
 }  // namespace

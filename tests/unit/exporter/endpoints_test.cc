@@ -31,8 +31,7 @@ Config Defaults() {
 }
 
 struct Fixture {
-  ReadCoordinator coordinator{[](auto, const auto&) { return OneLeader(); },
-                              std::chrono::milliseconds(0)};
+  ReadCoordinator coordinator{[] { return OneLeader(); }, std::chrono::milliseconds(0)};
   Config config = Defaults();
 };
 

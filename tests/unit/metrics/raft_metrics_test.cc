@@ -29,7 +29,7 @@ Exposition Render(const Snapshot& s, const ErrorCounts& errors = {}) {
   return Exposition(prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, errors, 7)));
 }
 
-// Issue 18: a member ID listed twice (same or another address) gave duplicate series.
+// A member ID listed twice (same or another address) must not give duplicate series.
 TEST(RaftMetricsTest, AnIdListedTwiceGivesNoDuplicateSeries) {
   std::string text = testing::Fixture("ovs-3.1.0/leader.txt");
   text += "    68ff (68ff at tcp:127.0.0.2:26245) next_index=5 match_index=4 last msg 10 ms ago\n";

@@ -59,7 +59,7 @@ TEST(BasicAuthTest, ChecksBcryptAndCachesSuccess) {
 }
 
 TEST(BasicAuthTest, FloodOfWrongPasswordsIsThrottledAndTheCacheStaysBounded) {
-  // Cost 12 (~250 ms a check): the flood's checks overlap for sure.
+  // Cost 12: each check slow enough that the flood's checks overlap for sure.
   BasicAuth auth({{"prom", Bcrypt("secret", 12)}});
   ASSERT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);  // now cached
   // 12 wrong passwords at once: at most kMaxConcurrentChecks run bcrypt, the rest get 429 at
@@ -83,7 +83,7 @@ TEST(BasicAuthTest, FloodOfWrongPasswordsIsThrottledAndTheCacheStaysBounded) {
 }
 
 TEST(BasicAuthTest, ASourceThatGuessedWrongNeverGoesBeforeOneThatDidNot) {
-  // Cost 12 (~250 ms a check): the checks overlap for sure.
+  // Cost 12: each check slow enough that the checks overlap for sure.
   BasicAuth auth({{"prom", Bcrypt("secret", 12)}});
   ASSERT_EQ(auth.Check(Header("prom:wrong"), "10.0.0.9"), AuthResult::kDenied);  // now suspect
   // Two clean sources take both slots with wrong passwords.
@@ -128,8 +128,8 @@ TEST(WebConfigTest, ParsesUsers) {
             "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG");
 }
 
-// Issue 18: fail closed. Each of these was accepted at start, then refused everyone (or, for a
-// duplicate, silently kept the last; for cost 31, pinned both check slots for hours).
+// Fail closed. Each of these, accepted at start, would then refuse everyone (or, for a
+// duplicate, silently keep the last; for cost 31, pin every check slot for hours).
 TEST(WebConfigTest, RefusesHashesItCouldNotCheckAndDuplicateUsers) {
   const std::string good = "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG";
   const std::pair<std::string, std::string> cases[] = {
