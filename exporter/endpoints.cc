@@ -19,14 +19,22 @@ HttpResponse Text(int status, std::string body) {
 
 }  // namespace
 
-Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth)
+Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
+                     WebConfigWatcher::Stamp web_config_stamp)
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
       sources_(SourceLimiter::ShareOf(config_.web_max_connections)) {
   if (auth_ && !config_.web_config_file.empty()) {
-    watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_);
+    watcher_ =
+        std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp);
   }
+}
+
+bool Endpoints::ReloadWebConfig() {
+  if (!watcher_) return false;
+  watcher_->Reload();
+  return true;
 }
 
 HttpResponse Endpoints::Handle(const HttpRequest& request) {

@@ -20,8 +20,12 @@ namespace ovn_raft {
 
 class Endpoints {
  public:
-  Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth);
+  // `web_config_stamp`: the web config file's stamp taken before it was loaded for `auth`.
+  Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
+            WebConfigWatcher::Stamp web_config_stamp = {});
   HttpResponse Handle(const HttpRequest& request);
+  // SIGHUP: re-reads the web config file now; false when there is none.
+  bool ReloadWebConfig();
 
  private:
   HttpResponse Metrics(const HttpRequest& request);

@@ -1,9 +1,4 @@
-#include <malloc.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -22,6 +17,7 @@
 #include "web/http_server.h"
 #include "web/tls_context.h"
 #include "web/web_config.h"
+#include "web/web_config_watcher.h"
 
 namespace ovn_raft {
 namespace {
@@ -32,7 +28,10 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
   std::unique_ptr<BasicAuth> auth;
   std::unique_ptr<TlsContext> tls;
+  WebConfigWatcher::Stamp web_config_stamp;
   if (!config.web_config_file.empty()) {
+    // Before the load: a change made while it reads is then seen by the watcher.
+    web_config_stamp = WebConfigWatcher::StampOf(config.web_config_file);
     auto web = LoadWebConfig(config.web_config_file);
     if (!web) {
       Log(LogLevel::kError, "invalid web config", {{"error", web.error().message}});
@@ -50,12 +49,13 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
     }
   }
 
-  // Block the stop signals in every thread; the main thread waits for them below.
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGTERM);
-  sigaddset(&stop, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  // Block the signals handled here in every thread; the main thread waits for them below.
+  sigset_t handled;
+  sigemptyset(&handled);
+  sigaddset(&handled, SIGTERM);
+  sigaddset(&handled, SIGINT);
+  sigaddset(&handled, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &handled, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
   CallOptions options;
@@ -64,7 +64,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
   ReadCoordinator coordinator([&reader] { return reader.ReadAll(); }, config.min_interval);
   const bool auth_on = auth && auth->users() > 0;
-  Endpoints endpoints(config, coordinator, std::move(auth));
+  Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
   web.threads = config.web_max_connections;
@@ -93,10 +93,16 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
        {"tls", tls ? "on" : "off"},
        {"version", kBuildVersion}});
 
+  // SIGHUP re-reads the web config, as daemons under systemd (ExecReload) are expected to;
+  // SIGTERM and SIGINT stop.
   int signal = 0;
-  sigwait(&stop, &signal);
+  while (sigwait(&handled, &signal) == 0 && signal == SIGHUP) {
+    if (!endpoints.ReloadWebConfig()) {
+      Log(LogLevel::kInfo, "SIGHUP: no web config file to reload");
+    }
+  }
   // The scrapes in flight finish first (mg_stop alone stopped their writes: empty replies), for
-  // at most a round's deadline and a margin, well inside Kubernetes' 30 s grace period.
+  // at most a round's deadline and a margin, inside Kubernetes' default grace period.
   const auto grace = config.timeout + std::chrono::seconds(2);
   Log(LogLevel::kInfo, "shutting down",
       {{"signal", strsignal(signal)}, {"grace_ms", std::to_string(grace.count())}});
@@ -108,39 +114,10 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   return 0;
 }
 
-// glibc keeps freed blocks in a cache per thread (tcache) and never hands them back. civetweb
-// gives each connection to another of its 256 workers, so every worker came to hold ~35 KiB:
-// 22 MiB resident after 800 scrapes, 14 MiB without the caches. Only GLIBC_TUNABLES, read at
-// start, turns them off: the daemon sets it and runs itself again, once. An operator's own
-// tcache_count is kept; without /proc the daemon goes on with the caches.
-void RestartWithoutThreadCaches(char** argv) {
-  constexpr char kTunable[] = "glibc.malloc.tcache_count";
-  const char* current = std::getenv("GLIBC_TUNABLES");
-  if (current != nullptr && std::strstr(current, kTunable) != nullptr) return;
-  std::string value = std::string(kTunable) + "=0";
-  if (current != nullptr && *current != '\0') value = std::string(current) + ":" + value;
-  if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
-  Log(LogLevel::kWarn, "could not turn off glibc's per-thread caches",
-      {{"error", std::strerror(errno)}});
-}
-
 }  // namespace
 }  // namespace ovn_raft
 
 int main(int argc, char** argv) {
-  // Every scrape may run on another of civetweb's worker threads, and glibc gives threads
-  // arenas of their own that each keep their peak: two arenas keep memory near one reply's.
-  mallopt(M_ARENA_MAX, 2);
-  // A hostile or huge reply (up to --ovsdb.max-reply-size, on every connection of a round at
-  // once) is held in blocks of megabytes. glibc raises its mmap threshold each time such a
-  // block is freed, and the next ones then come from the heap and stay: fixed at 1 MiB, they
-  // are mapped and handed back as soon as they are freed.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
-  // Fixing that threshold also fixes the trim threshold at glibc's 128 KiB, which one scrape's
-  // free top of heap passes: every scrape then gave its pages back (brk, madvise) and faulted
-  // them in again, the better part of the exporter's own time. 512 KiB holds a scrape's peak.
-  mallopt(M_TRIM_THRESHOLD, 512 << 10);
   using namespace ovn_raft;
   if (argc >= 2 && std::strcmp(argv[1], "parse-status") == 0) {
     return ParseStatusCommand(argc - 2, argv + 2);
@@ -162,6 +139,5 @@ int main(int argc, char** argv) {
     std::cerr << "ovn-raft-exporter: " << parsed.error.value_or("") << "\n\n" << ConfigUsage();
     return 2;
   }
-  RestartWithoutThreadCaches(argv);
   return Serve(*parsed.settings, parsed.warnings);
 }

@@ -12,15 +12,42 @@
 namespace ovn_raft {
 namespace {
 
+// Equal bytes, in a time that depends on the lengths only.
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  }
+  return diff == 0;
+}
+
 bool BcryptMatches(const std::string& password, const std::string& hash) {
   auto data = std::make_unique<crypt_data>();
   std::memset(data.get(), 0, sizeof(crypt_data));
   const char* out = crypt_r(password.c_str(), hash.c_str(), data.get());
   // crypt_r signals failure with a string starting with '*'.
-  return out != nullptr && out[0] != '*' && hash == out;
+  const bool ok = out != nullptr && out[0] != '*' && ConstantTimeEquals(hash, out);
+  std::memset(data.get(), 0, sizeof(crypt_data));  // holds the password's key schedule
+  return ok;
 }
 
-const char kDummyHash[] = "$2y$10$7Jm4gS9zcr6K/W4m2aHYl.2T0GJc5n2ZKWh38C5rM8rQbJ1nXo5bS";
+// The cost of a "$2b$NN$..." hash (web_config.cc admits no other form), 0 if unreadable.
+int CostOf(const std::string& hash) {
+  if (hash.size() < 7 || !std::isdigit(static_cast<unsigned char>(hash[4])) ||
+      !std::isdigit(static_cast<unsigned char>(hash[5]))) {
+    return 0;
+  }
+  return (hash[4] - '0') * 10 + (hash[5] - '0');
+}
+
+// A bcrypt setting at the users' highest cost (10 without users) whose hash nothing matches.
+std::string DummyHash(const std::map<std::string, std::string>& users) {
+  int cost = users.empty() ? 10 : 4;
+  for (const auto& [user, hash] : users) cost = std::max(cost, CostOf(hash));
+  const std::string digits = std::to_string(cost);
+  return "$2y$" + std::string(cost < 10 ? "0" : "") + digits +
+         "$7Jm4gS9zcr6K/W4m2aHYl.2T0GJc5n2ZKWh38C5rM8rQbJ1nXo5bS";
+}
 
 }  // namespace
 
@@ -44,11 +71,14 @@ std::string DecodeBase64(std::string_view text) {
   return out;
 }
 
-BasicAuth::BasicAuth(std::map<std::string, std::string> users) : users_(std::move(users)) {}
+BasicAuth::BasicAuth(std::map<std::string, std::string> users)
+    : users_(std::move(users)), dummy_hash_(DummyHash(users_)) {}
 
 void BasicAuth::Replace(std::map<std::string, std::string> users) {
   const std::lock_guard<std::mutex> lock(mu_);
   users_ = std::move(users);
+  dummy_hash_ = DummyHash(users_);
+  ++generation_;
   verified_.clear();
   trusted_.clear();
 }
@@ -58,10 +88,17 @@ std::size_t BasicAuth::users() const {
   return users_.size();
 }
 
-namespace {
+std::uint64_t BasicAuth::bcrypt_calls() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return bcrypt_calls_;
+}
 
-// "Basic dXNlcjpwYXNz" -> "user:pass"; empty when the header is not a usable Basic credential.
-std::string Credentials(std::string_view authorization) {
+int BasicAuth::peak_checks() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return peak_checks_;
+}
+
+std::string BasicCredentials(std::string_view authorization) {
   // The scheme is case-insensitive (RFC 7617 via RFC 9110): "basic" and "BASIC" are Basic.
   constexpr std::string_view kScheme = "basic ";
   const std::string_view scheme = authorization.substr(0, kScheme.size());
@@ -79,19 +116,18 @@ std::string Credentials(std::string_view authorization) {
   return decoded;
 }
 
-}  // namespace
-
 AuthResult BasicAuth::Check(std::string_view authorization, const std::string& address) {
   const std::string source = SourceKey(address);
-  const std::string decoded = Credentials(authorization);
+  const std::string decoded = BasicCredentials(authorization);
   const auto colon = decoded.find(':');
   const std::string user = decoded.substr(0, colon);
   const std::string password = colon == std::string::npos ? "" : decoded.substr(colon + 1);
+  const KeyedDigest digest = KeyedHash(decoded);
   const auto now = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mu_);
   if (users_.empty()) return AuthResult::kAllowed;
   if (decoded.empty()) return AuthResult::kDenied;
-  if (verified_.count(decoded)) return AuthResult::kAllowed;
+  if (verified_.count(digest)) return AuthResult::kAllowed;
   if (busy_sources_.count(source)) return AuthResult::kThrottled;
   if (checking_ >= kMaxConcurrentChecks || !waiting_.empty()) {
     // A trusted source is in line at most once (busy_sources_), so it never needs a bound.
@@ -114,7 +150,7 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
       busy_sources_.erase(source);
       return AuthResult::kThrottled;
     }
-    if (verified_.count(decoded)) {  // verified while this one waited
+    if (verified_.count(digest)) {  // verified while this one waited
       busy_sources_.erase(source);
       return AuthResult::kAllowed;
     }
@@ -122,16 +158,25 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
     busy_sources_.insert(source);
   }
   ++checking_;
+  peak_checks_ = std::max(peak_checks_, checking_);
+  ++bcrypt_calls_;
+  const std::uint64_t generation = generation_;
   const auto it = users_.find(user);
   const bool known = it != users_.end();
-  // Unknown users cost a bcrypt too, so response time does not tell which names exist.
-  const std::string hash = known ? it->second : kDummyHash;
+  // Unknown users cost a bcrypt too, as dear as the dearest known one, so that response time
+  // does not tell which names exist.
+  const std::string hash = known ? it->second : dummy_hash_;
   lock.unlock();
-  const bool ok = BcryptMatches(password, hash) && known;
+  bool ok = BcryptMatches(password, hash) && known;
   lock.lock();
   --checking_;
   busy_sources_.erase(source);
   slot_freed_.notify_all();
+  if (ok && generation != generation_) {
+    // The users were replaced meanwhile: the password stands only if the user's hash did.
+    const auto now_it = users_.find(user);
+    ok = now_it != users_.end() && now_it->second == hash;
+  }
   if (!ok) {
     if (suspects_.size() >= kMaxSources) {
       for (auto s = suspects_.begin(); s != suspects_.end();) {
@@ -143,7 +188,7 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
     return AuthResult::kDenied;
   }
   if (verified_.size() >= kMaxCached) verified_.clear();  // bounded; the right ones come back
-  verified_.insert(decoded);
+  verified_.insert(digest);
   if (trusted_.size() >= kMaxSources) trusted_.clear();
   trusted_.insert(source);
   suspects_.erase(source);

@@ -1,11 +1,12 @@
 #pragma once
 
-// HTTP basic authentication against bcrypt hashes. bcrypt is slow on purpose (tens of ms), so a
+// HTTP basic authentication against bcrypt hashes. bcrypt is slow on purpose, so a
 // successful check is cached: a scrape every few seconds must not pay it each time; and at most
 // a few checks run at once, so that a flood of wrong passwords cannot take every core. Past
 // that limit, a source that gave a wrong password lately is refused at once (429); any other
 // source waits its turn, briefly, sources that gave a right password before first.
-// Thread-safe.
+// The cache keeps keyed hashes (keyed_hash.h), never a password; a check that began before a
+// reload never caches, nor admits, a password the reload revoked. Thread-safe.
 
 #include <chrono>
 #include <condition_variable>
@@ -16,6 +17,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+
+#include "web/keyed_hash.h"
 
 namespace ovn_raft {
 
@@ -39,17 +42,26 @@ class BasicAuth {
   // client's address. Everyone is allowed while there are no users (a web config without
   // basic_auth_users). Fair to sources: one source runs or awaits at most one check at a time,
   // and a source that guessed wrong never goes before one that did not, so floods from one or
-  // many sources leave the slots to a scraper with the right password (after a fresh start
-  // they locked it out: 0 of 17 answered).
+  // many sources leave the slots to a scraper with the right password, even right after a
+  // start, before any password is cached.
   AuthResult Check(std::string_view authorization, const std::string& address = "");
   // A reloaded web config's users: the passwords verified before are checked again.
   void Replace(std::map<std::string, std::string> users);
   std::size_t users() const;
+  // For tests and benchmarks: bcrypt computations so far, and the most that ran at once.
+  std::uint64_t bcrypt_calls() const;
+  int peak_checks() const;
 
  private:
   std::map<std::string, std::string> users_;
+  std::uint64_t generation_ = 0;  // bumped by every Replace
+  // What an unknown user is checked against: a hash that matches nothing, at the highest cost
+  // among the users, so that an unknown name costs what the dearest known one does.
+  std::string dummy_hash_;
   mutable std::mutex mu_;
-  std::set<std::string> verified_;      // "user:password" pairs that matched, at most kMaxCached
+  std::set<KeyedDigest> verified_;  // keyed hashes of "user:password" that matched, bounded
+  std::uint64_t bcrypt_calls_ = 0;
+  int peak_checks_ = 0;
   int checking_ = 0;                    // bcrypt checks running now
   std::set<std::string> busy_sources_;  // sources with a check running or waiting
   struct Waiter {
@@ -66,5 +78,8 @@ class BasicAuth {
 
 // "dXNlcjpwYXNz" -> "user:pass"; empty on invalid input.
 std::string DecodeBase64(std::string_view text);
+// An Authorization header's "Basic dXNlcjpwYXNz" -> "user:pass"; empty when the header is not a
+// usable Basic credential (another scheme, bad base64, no colon, a NUL byte). Pure.
+std::string BasicCredentials(std::string_view authorization);
 
 }  // namespace ovn_raft

@@ -32,11 +32,28 @@ std::optional<std::vector<std::string>> ParseCidrList(const std::string& value) 
       if (!n || *n > max_bits) return std::nullopt;
       bits = *n;
     }
-    out.push_back(ip + "/" + std::to_string(bits));
+    // Host bits are cleared, as Go's net.ParseCIDR does: 10.1.2.3/8 is 10.0.0.0/8. civetweb
+    // compares the masked client address with the entry as written, so an entry with host
+    // bits would match nobody.
+    for (unsigned i = 0; i < max_bits / 8; ++i) {
+      const auto keep = static_cast<unsigned>(bits >= 8 * (i + 1) ? 8
+                                              : bits > 8 * i      ? bits - 8 * i
+                                                                  : 0);
+      buf[i] &= static_cast<unsigned char>(0xff00u >> keep);
+    }
+    char text[INET6_ADDRSTRLEN];
+    if (inet_ntop(v4 ? AF_INET : AF_INET6, buf, text, sizeof(text)) == nullptr) return std::nullopt;
+    out.push_back(std::string(text) + "/" + std::to_string(bits));
   }
   return out;
 }
 
 bool IsIpv6Cidr(const std::string& cidr) { return cidr.find(':') != std::string::npos; }
+
+std::string Ipv4MappedCidr(const std::string& cidr) {
+  const auto slash = cidr.find('/');
+  const auto bits = ParseUint(cidr.substr(slash + 1));
+  return "::ffff:" + cidr.substr(0, slash) + "/" + std::to_string(96 + bits.value_or(32));
+}
 
 }  // namespace ovn_raft

@@ -81,8 +81,8 @@ int HttpServer::OnRequest(mg_connection* conn) {
   const mg_request_info* info = mg_get_request_info(conn);
   auto* self = static_cast<HttpServer*>(info->user_data);
   // Nothing here takes a body. civetweb would read one to its end after the handler, its
-  // timeout restarting with every byte: 300 bodies trickled a byte per 1.5 s held every
-  // worker. mg_send_http_error closes the connection without reading it.
+  // timeout restarting with every byte, so bodies trickled slowly could hold every worker.
+  // mg_send_http_error closes the connection without reading it.
   if (info->content_length > 0 || mg_get_header(conn, "Transfer-Encoding") != nullptr) {
     mg_send_http_error(conn, 413, "%s", "requests take no body\n");
     return 413;
@@ -128,7 +128,7 @@ int HttpServer::OnRequest(mg_connection* conn) {
   for (const auto& [name, value] : response.headers) head += name + ": " + value + "\r\n";
   head += "\r\n";
   // One write: headers and body in separate segments would meet Nagle's algorithm and the
-  // client's delayed ACK, costing ~40 ms per keep-alive request.
+  // client's delayed ACK, delaying every keep-alive request by a delayed-ACK timer.
   if (request.method != "HEAD") head += response.body;
   mg_write(conn, head.data(), head.size());
   return static_cast<int>(response.status);
@@ -192,17 +192,20 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
   // civetweb refuses other sources in its accepting thread, before they take a worker.
   // Without IPv6 no IPv6 peer can connect, and civetweb would refuse an IPv6 entry.
   std::string acl;
+  // An IPv4 client of a dual-stack socket ([::]:PORT) arrives as ::ffff:a.b.c.d: each IPv4
+  // entry also admits that form.
   for (const auto& cidr : options.allowed_sources) {
     if (!IsIpv6Cidr(cidr) || has_ipv6) acl += ",+" + cidr;
+    if (!IsIpv6Cidr(cidr) && has_ipv6) acl += ",+" + Ipv4MappedCidr(cidr);
   }
   if (!options.allowed_sources.empty()) acl = "-0.0.0.0/0" + acl;
   // One request per connection: civetweb gives a connection a worker for its whole life, so
-  // 256 keep-alive connections sending a request every 1.5 s held every worker while real
-  // scrapes waited. A scraper that would keep its connection (Prometheus does, even at 15 s)
-  // pays a TCP handshake per scrape instead: well under a millisecond on loopback.
-  // No linger_timeout_ms: 0 set SO_LINGER {1, 0}, so every close the server started reset the
-  // connection and discarded bytes not yet sent (16 of 20 HTTP/1.0 fetches of a 129 KB page
-  // cut). Without it the kernel finishes sending after close.
+  // as many idle keep-alive connections as workers would hold them all while real scrapes
+  // waited. A scraper that would keep its connection (Prometheus does) pays a TCP handshake
+  // per scrape instead, which is cheap next to a scrape.
+  // No linger_timeout_ms: 0 sets SO_LINGER {1, 0}, so every close the server started would
+  // reset the connection and discard bytes not yet sent (pages cut short). Without it the
+  // kernel finishes sending after close.
   std::vector<const char*> civet_options{
       "listening_ports",    ports.c_str(),   "num_threads",       thread_count.c_str(),
       "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "no",

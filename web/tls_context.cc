@@ -3,6 +3,7 @@
 #if OVN_RAFT_TLS
 #include <openssl/err.h>
 #include <openssl/pem.h>
+#include <openssl/sha.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <sys/stat.h>
@@ -219,6 +220,16 @@ int TlsContext::Configure(void* ssl_ctx) {
   } else {
     SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, nullptr);
   }
+  // OpenSSL refuses to resume a session of a server that asks for client certificates unless
+  // a session ID context is set (alert 80, "session id context uninitialized"): clients that
+  // cache sessions would fail every other connection. civetweb sets none when init_ssl
+  // configures the context. It names the client certificate policy, so that a session made
+  // under one policy is never resumed under another.
+  const std::string policy = "ovn-raft-exporter\n" + type + "\n" + c.client_ca_file;
+  unsigned char id[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(policy.data()), policy.size(), id);
+  static_assert(sizeof(id) <= SSL_MAX_SID_CTX_LENGTH);
+  if (SSL_CTX_set_session_id_context(ctx, id, sizeof(id)) != 1) return fail("session id context");
   return 1;
 }
 

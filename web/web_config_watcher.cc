@@ -7,14 +7,15 @@
 
 namespace ovn_raft {
 
-WebConfigWatcher::WebConfigWatcher(std::string path, BasicAuth& auth)
-    : path_(std::move(path)), auth_(auth), last_(StampOf(path_)) {}
+WebConfigWatcher::WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded)
+    : path_(std::move(path)), auth_(auth), last_(loaded) {}
 
 WebConfigWatcher::Stamp WebConfigWatcher::StampOf(const std::string& path) {
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) return {};
   return {static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
-          static_cast<std::int64_t>(st.st_size), static_cast<std::uint64_t>(st.st_ino)};
+          static_cast<std::int64_t>(st.st_size), static_cast<std::uint64_t>(st.st_ino),
+          static_cast<std::uint64_t>(st.st_dev)};
 }
 
 void WebConfigWatcher::Poll() {
@@ -28,6 +29,19 @@ void WebConfigWatcher::Poll() {
     if (stamp == last_) return;
     last_ = stamp;
   }
+  Load();
+}
+
+void WebConfigWatcher::Reload() {
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    last_ = StampOf(path_);  // before the read: a change made during it is seen next time
+  }
+  Load();
+}
+
+void WebConfigWatcher::Load() {
+  const std::lock_guard<std::mutex> lock(load_mu_);
   auto web = LoadWebConfig(path_);
   if (!web) {
     Log(LogLevel::kWarn, "web config reload failed, keeping the last good one",

@@ -16,21 +16,28 @@ namespace ovn_raft {
 
 class WebConfigWatcher {
  public:
-  WebConfigWatcher(std::string path, BasicAuth& auth);
-  // Cheap when called often: looks at the file at most once a second.
-  void Poll();
-
- private:
+  // The file's identity, size and time of change.
   struct Stamp {
     std::int64_t mtime_ns = 0, size = 0;
-    std::uint64_t inode = 0;
+    std::uint64_t inode = 0, device = 0;
     bool operator==(const Stamp&) const = default;
   };
   static Stamp StampOf(const std::string& path);
 
+  // `loaded`: the file's stamp taken before the load that gave `auth` its users, so that a
+  // change made while it loaded is seen by the first Poll.
+  WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded);
+  // Cheap when called often: looks at the file at most once a second.
+  void Poll();
+  // Reloads now, changed or not (SIGHUP).
+  void Reload();
+
+  void Load();
+
   const std::string path_;
   BasicAuth& auth_;
   std::mutex mu_;
+  std::mutex load_mu_;  // one load at a time, so that an older read never lands last
   std::chrono::steady_clock::time_point checked_;
   Stamp last_;
 };

@@ -164,6 +164,66 @@ TEST(TlsIntegrationTest, CurlOverTls12And13WithARequiredClientCertificateOnIpv6L
   EXPECT_EQ(Curl(url, Client(c, "client")).code, "200");
 }
 
+// Clients that cache TLS sessions (curl, Python, Java, probes) resume them on the next
+// connection; with client certificates on, each resumption must succeed, not end in an alert.
+TEST(TlsIntegrationTest, SessionsResumeWithClientCertificates) {
+  RaftCluster cluster(1);
+  Certificates c;
+  const int port = testing::FreePort();
+  ExporterProcess e(
+      {"--web.listen-address=127.0.0.1:" + std::to_string(port),
+       "--web.config.file=" +
+           c.WebConfig(
+               "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.crt\n"),
+       "--ovsdb.database=OVN_Northbound=" + cluster.Ctl(1, "nb") + "," + cluster.Sock(1, "nb")},
+      port, TlsReady(c, "127.0.0.1"));
+  const std::string url = "https://127.0.0.1:" + std::to_string(port) + "/metrics";
+  std::string urls;
+  for (int i = 0; i < 20; ++i) urls += " -o /dev/null '" + url + "'";
+  for (const std::string version : {"1.2", "1.3"}) {
+    // One curl, 20 fetches of the same URL: a new connection each (Connection: close), each
+    // resuming the session curl cached.
+    const std::string out = Shell("curl -sS --max-time 30 -w '%{http_code}\\n' --tlsv" + version +
+                                  " --tls-max " + version + " " + Client(c, "client") + urls);
+    int ok = 0;
+    for (std::size_t at = 0; (at = out.find("200\n", at)) != std::string::npos; at += 4) ++ok;
+    EXPECT_EQ(ok, 20) << "TLS " << version << ":\n" << out;
+  }
+  // openssl s_client: a saved session, resumed by a second connection.
+  const std::string sessions = c.Path("session");
+  const std::string connect =
+      "printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' | openssl s_client "
+      "-connect 127.0.0.1:" +
+      std::to_string(port) + " -CAfile " + c.Path("ca.crt") + " -cert " + c.Path("client.crt") +
+      " -key " + c.Path("client.key") + " -ign_eof ";
+  for (const std::string version : {"-tls1_2", "-tls1_3"}) {
+    const std::string first = Shell(connect + version + " -sess_out " + sessions);
+    EXPECT_NE(first.find("HTTP/1.1 200"), std::string::npos) << version << "\n" << first;
+    const std::string second = Shell(connect + version + " -sess_in " + sessions);
+    EXPECT_NE(second.find("Reused, TLSv1."), std::string::npos) << version << "\n" << second;
+    EXPECT_NE(second.find("HTTP/1.1 200"), std::string::npos) << version << "\n" << second;
+  }
+}
+
+// On a dual-stack [::]:PORT listener IPv4 clients arrive as ::ffff:a.b.c.d; IPv4 entries of
+// --web.allowed-sources must still admit them, and only them.
+TEST(TlsIntegrationTest, AllowedIpv4SourcesOnADualStackListener) {
+  RaftCluster cluster(1);
+  const int port = testing::FreePort();
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/metrics";
+  const auto code = [&](const std::string& source) {
+    return Curl(url, "--interface " + source).code;
+  };
+  ExporterProcess e(
+      {"--web.listen-address=[::]:" + std::to_string(port), "--web.allowed-sources=127.0.0.0/30",
+       "--ovsdb.database=OVN_Northbound=" + cluster.Ctl(1, "nb") + "," + cluster.Sock(1, "nb")},
+      port, [&](int) { return code("127.0.0.2") == "200"; });
+  EXPECT_EQ(code("127.0.0.2"), "200");
+  EXPECT_EQ(code("127.0.0.1"), "200");
+  EXPECT_NE(code("127.0.0.9"), "200");
+  EXPECT_NE(code("127.0.0.4"), "200");
+}
+
 TEST(TlsIntegrationTest, VersionsAndCipherSuitesAsConfigured) {
   RaftCluster cluster(1);
   Certificates c;

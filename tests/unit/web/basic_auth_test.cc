@@ -3,11 +3,14 @@
 #include <crypt.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 #include <vector>
 
+#include "web/keyed_hash.h"
 #include "web/web_config.h"
 
 namespace ovn_raft {
@@ -53,33 +56,93 @@ TEST(BasicAuthTest, ChecksBcryptAndCachesSuccess) {
   EXPECT_EQ(auth.Check("Bearer abc"), AuthResult::kDenied);
   EXPECT_EQ(auth.Check(Header("no-colon")), AuthResult::kDenied);
   // Cached: the second success skips bcrypt entirely.
-  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t before = auth.bcrypt_calls();
   for (int i = 0; i < 100; ++i) EXPECT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(200));
+  EXPECT_EQ(auth.bcrypt_calls(), before);
+  // A wrong password is never cached: each costs a bcrypt.
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(auth.Check(Header("prom:wrong")), AuthResult::kDenied);
+  EXPECT_EQ(auth.bcrypt_calls(), before + 3);
 }
 
 TEST(BasicAuthTest, FloodOfWrongPasswordsIsThrottledAndTheCacheStaysBounded) {
-  // Cost 12: each check slow enough that the flood's checks overlap for sure.
+  // Cost 12: a check takes long enough that the flood's checks overlap for sure.
   BasicAuth auth({{"prom", Bcrypt("secret", 12)}});
-  ASSERT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);  // now cached
-  // 12 wrong passwords at once: at most kMaxConcurrentChecks run bcrypt, the rest get 429 at
-  // once; the cached right password passes all along.
+  ASSERT_EQ(auth.Check(Header("prom:secret"), "10.1.0.1"), AuthResult::kAllowed);  // now cached
+  // 12 wrong passwords at once, each from a source of its own (one source never runs two
+  // checks, so that alone would hold them to one): exactly kMaxConcurrentChecks run bcrypt at
+  // once, at most kMaxWaiting wait, the rest get 429 at once; the cached right password
+  // passes all along.
   std::atomic<int> denied{0}, throttled{0};
   std::vector<std::thread> flood;
   for (int i = 0; i < 12; ++i) {
     flood.emplace_back([&, i] {
-      const auto r = auth.Check(Header("prom:wrong" + std::to_string(i)));
+      const auto r =
+          auth.Check(Header("prom:wrong" + std::to_string(i)), "10.2.0." + std::to_string(i));
       (r == AuthResult::kThrottled ? throttled : denied)++;
       EXPECT_NE(r, AuthResult::kAllowed);
     });
   }
-  EXPECT_EQ(auth.Check(Header("prom:secret")), AuthResult::kAllowed);
+  EXPECT_EQ(auth.Check(Header("prom:secret"), "10.1.0.1"), AuthResult::kAllowed);
   for (auto& t : flood) t.join();
   EXPECT_EQ(denied + throttled, 12);
-  EXPECT_GE(throttled.load(), 1);
-  EXPECT_GE(denied.load(), 1);
+  EXPECT_EQ(auth.peak_checks(), BasicAuth::kMaxConcurrentChecks);
+  EXPECT_GE(throttled.load(),
+            12 - BasicAuth::kMaxConcurrentChecks - static_cast<int>(BasicAuth::kMaxWaiting));
+  EXPECT_GE(denied.load(), BasicAuth::kMaxConcurrentChecks);
   // A password with a NUL byte is what crypt_r would cut short: refused, never cached.
   EXPECT_EQ(auth.Check(Header(std::string("prom:secret\0garbage", 20))), AuthResult::kDenied);
+}
+
+// A check that began before a reload must neither admit nor cache a password the reload
+// revoked.
+TEST(BasicAuthTest, ARevokedPasswordDoesNotComeBackFromACheckThatRacedAReload) {
+  BasicAuth auth({{"prom", Bcrypt("old", 12)}});
+  std::atomic<AuthResult> raced{AuthResult::kThrottled};
+  std::thread check([&] { raced = auth.Check(Header("prom:old"), "10.3.0.1"); });
+  // Wait until that check is inside bcrypt, then rotate the password.
+  while (auth.bcrypt_calls() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  auth.Replace({{"prom", Bcrypt("new", 5)}});
+  check.join();
+  EXPECT_EQ(raced.load(), AuthResult::kDenied);
+  const std::uint64_t before = auth.bcrypt_calls();
+  EXPECT_EQ(auth.Check(Header("prom:old"), "10.3.0.2"), AuthResult::kDenied);
+  EXPECT_EQ(auth.bcrypt_calls(), before + 1) << "the revoked password was served from the cache";
+  EXPECT_EQ(auth.Check(Header("prom:new"), "10.3.0.3"), AuthResult::kAllowed);
+}
+
+// The fastest of `n` checks of `header`, each from a source of its own.
+std::chrono::steady_clock::duration Fastest(BasicAuth& auth, const std::string& header, int n) {
+  auto best = std::chrono::steady_clock::duration::max();
+  static int source = 0;
+  for (int i = 0; i < n; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(auth.Check(header, "10.4.0." + std::to_string(++source % 250)), AuthResult::kDenied);
+    best = std::min(best, std::chrono::steady_clock::now() - start);
+  }
+  return best;
+}
+
+// An unknown name costs what the dearest known user costs, so that timing does not tell which
+// names exist.
+TEST(BasicAuthTest, AnUnknownUserCostsWhatAKnownOneDoes) {
+  BasicAuth auth({{"prom", Bcrypt("secret", 12)}, {"ops", Bcrypt("secret", 5)}});
+  const auto known = Fastest(auth, Header("prom:wrong"), 3);
+  const auto unknown = Fastest(auth, Header("eve:wrong"), 3);
+  EXPECT_GT(unknown * 10, known * 6)
+      << "unknown " << std::chrono::duration<double>(unknown).count() << " s, known "
+      << std::chrono::duration<double>(known).count() << " s";
+}
+
+TEST(KeyedHashTest, SipHashReferenceVectorsAndAProcessKey) {
+  const std::uint64_t k0 = 0x0706050403020100ULL, k1 = 0x0f0e0d0c0b0a0908ULL;
+  std::string fifteen;
+  for (char c = 0; c < 15; ++c) fifteen += c;
+  EXPECT_EQ(SipHash24(k0, k1, ""), 0x726fdb47dd0e0e31ULL);
+  EXPECT_EQ(SipHash24(k0, k1, fifteen), 0xa129ca6149be45e5ULL);
+  EXPECT_EQ(KeyedHash("prom:secret"), KeyedHash("prom:secret"));
+  EXPECT_NE(KeyedHash("prom:secret"), KeyedHash("prom:secreT"));
+  // Keyed: not the hash under a key anyone knows.
+  EXPECT_NE(KeyedHash("prom:secret")[0], SipHash24(0, 0, "prom:secret"));
 }
 
 TEST(BasicAuthTest, ASourceThatGuessedWrongNeverGoesBeforeOneThatDidNot) {

@@ -1,0 +1,26 @@
+// libFuzzer target: the web config file's parser (exporter-toolkit's YAML subset), on any
+// bytes. What it accepts must be self-consistent: every user has a bcrypt hash within the
+// accepted costs, and TLS settings name both a certificate and a key.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "web/web_config.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const auto parsed = ovn_raft::ParseWebConfig(text);
+  if (!parsed) {
+    if (parsed.error().message.empty()) __builtin_trap();  // an error always says why
+    return 0;
+  }
+  for (const auto& [user, hash] : parsed.value().basic_auth_users) {
+    if (hash.size() != 60 || hash[0] != '$' || hash[1] != '2') __builtin_trap();
+    const unsigned cost = static_cast<unsigned>((hash[4] - '0') * 10 + (hash[5] - '0'));
+    if (cost < ovn_raft::kMinBcryptCost || cost > ovn_raft::kMaxBcryptCost) __builtin_trap();
+  }
+  if (const auto& tls = parsed.value().tls) {
+    if (tls->cert_file.empty() || tls->key_file.empty()) __builtin_trap();
+  }
+  return 0;
+}

@@ -1,0 +1,198 @@
+// The web edge of the real binary, driven by real clients (curl) and real process starts:
+// how the daemon starts when the kernel runs it in secure mode (file capabilities, setuid) or
+// through the loader or with a read-only /proc, allowed sources written with host bits, and
+// SIGHUP. TLS session resumption and the dual-stack listener are in tls_integration_test.cc.
+#include <crypt.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "raft_cluster.h"
+#include "support/eventually.h"
+#include "support/exporter_process.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::ExporterProcess;
+using testing::RaftCluster;
+
+std::string Shell(const std::string& command, int* exit_code = nullptr) {
+  std::string out;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// The HTTP status curl saw ("000": none), from `source` (a 127.0.0.0/8 address) when given.
+std::string CurlCode(const std::string& url, const std::string& args = "") {
+  const std::string out =
+      Shell("curl -s --max-time 5 -o /dev/null -w '%{http_code}' " + args + " '" + url + "'");
+  return out.size() >= 3 ? out.substr(out.size() - 3) : out;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string Bcrypt(const std::string& password) {
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  EXPECT_NE(crypt_gensalt_rn("$2b$", 5, nullptr, 0, salt, sizeof(salt)), nullptr);
+  crypt_data data{};
+  return crypt_r(password.c_str(), salt, &data);
+}
+
+void WriteUsers(const std::string& path, const std::string& password) {
+  std::ofstream(path + ".new") << "basic_auth_users:\n  prom: " << Bcrypt(password) << "\n";
+  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+}
+
+std::string Database(const RaftCluster& c) {
+  return "--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb");
+}
+
+// `127.0.0.5/8` is 127.0.0.0/8, as Go's tools read it: it admits 127.0.0.1.
+TEST(WebEdgeIntegrationTest, AllowedSourcesWithHostBitsAdmitTheirNetwork) {
+  RaftCluster c(1);
+  const int port = testing::FreePort();
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/metrics";
+  ExporterProcess e({"--web.listen-address=127.0.0.1:" + std::to_string(port), Database(c),
+                     "--web.allowed-sources=127.0.0.5/8, 10.9.9.9/32"},
+                    port, [&](int) { return CurlCode(url) != "000"; });
+  EXPECT_EQ(CurlCode(url, "--interface 127.0.0.1"), "200");
+  EXPECT_EQ(CurlCode(url, "--interface 127.0.0.9"), "200");
+}
+
+TEST(WebEdgeIntegrationTest, SighupReloadsTheWebConfigAndKeepsServing) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-sighup.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string config = std::string(dir) + "/web.yml";
+  WriteUsers(config, "one");
+  ExporterProcess e({Database(c), "--web.config.file=" + config});
+  EXPECT_EQ(CurlCode(e.Url(), "-u prom:one"), "200");
+  WriteUsers(config, "two");
+  // No request in between: only the signal can make it read the file.
+  ASSERT_EQ(kill(e.pid(), SIGHUP), 0);
+  EXPECT_TRUE(testing::Eventually(
+      [&] { return ReadFile(e.log_path()).find("web config reloaded") != std::string::npos; }, 5))
+      << ReadFile(e.log_path());
+  EXPECT_EQ(waitpid(e.pid(), nullptr, WNOHANG), 0) << "SIGHUP ended the process";
+  EXPECT_EQ(CurlCode(e.Url(), "-u prom:two"), "200");
+  EXPECT_EQ(CurlCode(e.Url(), "-u prom:one"), "401");
+  EXPECT_EQ(e.Terminate(), 0);
+  std::system(("rm -rf " + std::string(dir)).c_str());
+}
+
+// The binary started by `wrapper` (a shell prefix ending in the program), or a skip reason.
+class SecureStartTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to set capabilities and setuid";
+    char dir[] = "/tmp/ovn-raft-secure.XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    dir_ = dir;
+    chmod(dir_.c_str(), 0755);
+    binary_ = dir_ + "/ovn-raft-exporter";
+    ASSERT_EQ(Shell("cp " + std::string(OVN_RAFT_EXPORTER_BINARY) + " " + binary_ + " && chmod " +
+                    "755 " + binary_),
+              "");
+  }
+  void TearDown() override {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (!dir_.empty()) std::system(("rm -rf " + dir_).c_str());
+  }
+  // Starts `prefix binary args` and returns how long until /metrics answered 200 (-1: not
+  // within 5 s).
+  double StartAndScrape(const std::string& prefix, const RaftCluster& c) {
+    const int port = testing::FreePort();
+    log_ = dir_ + "/exporter.log";
+    const std::string command = "exec " + prefix + " " + binary_ +
+                                " --web.listen-address=127.0.0.1:" + std::to_string(port) + " " +
+                                Database(c) + " 2>" + log_;
+    const auto start = std::chrono::steady_clock::now();
+    pid_ = fork();
+    if (pid_ == 0) {
+      execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/metrics";
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(5)) {
+      if (testing::HttpGet(url, "", 1000).status == 200) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+  void ExpectServedWithinASecond(const std::string& how, double seconds) {
+    std::printf("[ start ] %s: /metrics after %.3f s\n", how.c_str(), seconds);
+    EXPECT_GE(seconds, 0) << how << ": no /metrics within 5 s; log:\n" << ReadFile(log_);
+    EXPECT_LT(seconds, 1.0) << how;
+    EXPECT_EQ(ReadFile(log_).find("level=error"), std::string::npos) << ReadFile(log_);
+  }
+  std::string dir_, binary_, log_;
+  pid_t pid_ = -1;
+};
+
+// A file capability puts the process in secure mode (AT_SECURE): glibc drops GLIBC_TUNABLES.
+// The classic way to let a non-root service read root-owned sockets.
+TEST_F(SecureStartTest, WithAFileCapabilityAsNobody) {
+  int code = 0;
+  const std::string out = Shell("setcap cap_dac_override+ep " + binary_, &code);
+  if (code != 0) GTEST_SKIP() << "setcap: " << out;
+  RaftCluster c(1);
+  ExpectServedWithinASecond(
+      "setcap cap_dac_override+ep, uid 65534",
+      StartAndScrape("setpriv --reuid=65534 --regid=65534 --clear-groups", c));
+}
+
+TEST_F(SecureStartTest, SetuidRootRunByNobody) {
+  ASSERT_EQ(Shell("chown root:root " + binary_ + " && chmod 4755 " + binary_), "");
+  RaftCluster c(1);
+  ExpectServedWithinASecond(
+      "setuid root, run by uid 65534",
+      StartAndScrape("setpriv --reuid=65534 --regid=65534 --clear-groups", c));
+}
+
+TEST_F(SecureStartTest, ThroughTheLoader) {
+  const std::string loader = Shell(
+      "ls /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1 "
+      "2>/dev/null | head -1 | tr -d '\\n'");
+  if (loader.empty()) GTEST_SKIP() << "no known dynamic loader";
+  RaftCluster c(1);
+  ExpectServedWithinASecond("through " + loader, StartAndScrape(loader, c));
+}
+
+TEST_F(SecureStartTest, WithAReadOnlyProc) {
+  int code = 0;
+  const std::string out = Shell("unshare --mount sh -c 'mount -o remount,ro /proc'", &code);
+  if (code != 0) GTEST_SKIP() << "cannot remount /proc here: " << out;
+  RaftCluster c(1);
+  ExpectServedWithinASecond(
+      "read-only /proc",
+      StartAndScrape("unshare --mount sh -c 'mount -o remount,ro /proc && exec \"$0\" \"$@\"'", c));
+}
+
+}  // namespace
+}  // namespace ovn_raft

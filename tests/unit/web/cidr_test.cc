@@ -1,0 +1,30 @@
+#include "web/cidr.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace ovn_raft {
+namespace {
+
+// Host bits are cleared, as Go's net.ParseCIDR does; civetweb would compare the masked client
+// with the entry as written and match nobody.
+TEST(CidrTest, HostBitsAreCleared) {
+  const auto got = ParseCidrList(
+      "127.0.0.5/8, 10.1.2.3/20, 192.168.1.7, 10.0.0.1/0, "
+      "fd00::1234/8, [2001:db8::ff]/120, ::1");
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(*got, (std::vector<std::string>{"127.0.0.0/8", "10.1.0.0/20", "192.168.1.7/32",
+                                            "0.0.0.0/0", "fd00::/8", "2001:db8::/120", "::1/128"}));
+}
+
+// An IPv4 client of a dual-stack socket shows as ::ffff:a.b.c.d.
+TEST(CidrTest, IPv4EntriesInTheirMappedForm) {
+  EXPECT_EQ(Ipv4MappedCidr("127.0.0.0/30"), "::ffff:127.0.0.0/126");
+  EXPECT_EQ(Ipv4MappedCidr("10.0.0.0/8"), "::ffff:10.0.0.0/104");
+  EXPECT_EQ(Ipv4MappedCidr("192.168.1.7/32"), "::ffff:192.168.1.7/128");
+}
+
+}  // namespace
+}  // namespace ovn_raft

@@ -1,0 +1,70 @@
+#include "web/web_config_watcher.h"
+
+#include <crypt.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "web/basic_auth.h"
+#include "web/web_config.h"
+
+namespace ovn_raft {
+namespace {
+
+std::string Bcrypt(const std::string& password) {
+  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+  EXPECT_NE(crypt_gensalt_rn("$2b$", 5, nullptr, 0, salt, sizeof(salt)), nullptr);
+  crypt_data data{};
+  return crypt_r(password.c_str(), salt, &data);
+}
+
+// Written whole under another name and renamed, as a Secret update is.
+void WriteUsers(const std::string& path, const std::string& users) {
+  std::ofstream(path + ".new") << "basic_auth_users:\n" << users;
+  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+}
+
+class WebConfigWatcherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/ovn-raft-watcher.XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    dir_ = dir;
+    path_ = dir_ + "/web.yml";
+  }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+  std::string dir_, path_;
+};
+
+// The daemon takes the stamp, loads, then starts the watcher: a change made between the load
+// and the watcher's start must still be seen.
+TEST_F(WebConfigWatcherTest, AChangeWhileTheFirstLoadRanIsSeen) {
+  WriteUsers(path_, "  prom: " + Bcrypt("one") + "\n");
+  const auto stamp = WebConfigWatcher::StampOf(path_);
+  auto first = LoadWebConfig(path_);
+  ASSERT_TRUE(first.ok());
+  BasicAuth auth(first.value().basic_auth_users);
+  WriteUsers(path_, "  prom: " + Bcrypt("two") + "\n");  // the change in between
+  WebConfigWatcher watcher(path_, auth, stamp);
+  watcher.Poll();
+  EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kAllowed);  // prom:two
+  EXPECT_EQ(auth.Check("Basic cHJvbTpvbmU="), AuthResult::kDenied);   // prom:one
+}
+
+// SIGHUP: reload now, even when the file looks unchanged.
+TEST_F(WebConfigWatcherTest, ReloadReadsTheFileWhateverItsStamp) {
+  WriteUsers(path_, "  prom: " + Bcrypt("one") + "\n");
+  BasicAuth auth({{"prom", Bcrypt("two")}});
+  WebConfigWatcher watcher(path_, auth, WebConfigWatcher::StampOf(path_));
+  watcher.Poll();  // unchanged since the stamp: not read
+  EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kAllowed);
+  watcher.Reload();
+  EXPECT_EQ(auth.Check("Basic cHJvbTpvbmU="), AuthResult::kAllowed);
+  EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kDenied);
+}
+
+}  // namespace
+}  // namespace ovn_raft
