@@ -2,8 +2,12 @@
 
 #include <rapidjson/document.h>
 
+#include "parsers/status_keys.h"
+
 namespace ovn_raft {
 namespace {
+
+namespace keys = status_keys;
 
 std::string Str(const rapidjson::Value& o, const char* key) {
   const auto it = o.FindMember(key);
@@ -25,46 +29,54 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
   rapidjson::Document d;
   d.Parse<rapidjson::kParseIterativeFlag>(json.c_str(), json.size());
   if (d.HasParseError()) return std::string("not JSON");
-  if (!d.IsObject() || !d.HasMember("databases") || !d["databases"].IsArray()) {
+  if (!d.IsObject() || !d.HasMember(keys::kDatabases) || !d[keys::kDatabases].IsArray()) {
     return std::string("no \"databases\" array: not an exporter's /status");
   }
-  for (const auto& db : d["databases"].GetArray()) {
+  for (const auto& db : d[keys::kDatabases].GetArray()) {
     if (!db.IsObject()) continue;
     MemberReport r;
     r.source = source;
-    r.db = Str(db, "name");
-    r.ctl = Str(db, "ctl");
-    r.ovs_version = Str(db, "ovs_version");
-    r.up = db.HasMember("up") && db["up"].IsBool() && db["up"].GetBool();
-    if (db.HasMember("error") && db["error"].IsObject()) r.error = Str(db["error"], "message");
-    if (db.HasMember("server") && db["server"].IsObject() && db["server"].HasMember("connected") &&
-        db["server"]["connected"].IsBool()) {
-      r.connected = db["server"]["connected"].GetBool();
+    r.db = Str(db, keys::database::kName);
+    r.ctl = Str(db, keys::database::kCtl);
+    r.ovs_version = Str(db, keys::database::kOvsVersion);
+    r.up = db.HasMember(keys::database::kUp) && db[keys::database::kUp].IsBool() &&
+           db[keys::database::kUp].GetBool();
+    if (db.HasMember(keys::database::kError) && db[keys::database::kError].IsObject())
+      r.error = Str(db[keys::database::kError], keys::error::kMessage);
+    if (db.HasMember(keys::database::kServer) && db[keys::database::kServer].IsObject()) {
+      const auto& server = db[keys::database::kServer];
+      if (server.HasMember(keys::server::kConnected) && server[keys::server::kConnected].IsBool())
+        r.connected = server[keys::server::kConnected].GetBool();
     }
-    if (db.HasMember("status") && db["status"].IsObject()) {
-      const auto& s = db["status"];
-      r.cluster_id = Str(s, "cluster_id");
-      r.server_id = Str(s, "server_id");
-      if (s.HasMember("address") && s["address"].IsObject()) r.address = Str(s["address"], "raw");
-      r.status = Str(s, "status");
-      r.role = Str(s, "role");
-      r.leader = Str(s, "leader");
+    if (db.HasMember(keys::database::kStatus) && db[keys::database::kStatus].IsObject()) {
+      namespace st = keys::status;
+      const auto& s = db[keys::database::kStatus];
+      r.cluster_id = Str(s, st::kClusterId);
+      r.server_id = Str(s, st::kServerId);
+      if (s.HasMember(st::kAddress) && s[st::kAddress].IsObject())
+        r.address = Str(s[st::kAddress], keys::address::kRaw);
+      r.status = Str(s, st::kStatus);
+      r.role = Str(s, st::kRole);
+      r.leader = Str(s, st::kLeader);
       if (r.leader == "self") r.leader = r.server_id;
-      r.term = Uint(s, "term");
-      r.election_timer_ms = Uint(s, "election_timer_ms");
-      if (s.HasMember("servers") && s["servers"].IsArray()) {
-        for (const auto& e : s["servers"].GetArray()) {
-          if (!e.IsObject() || !e.HasMember("address") || !e["address"].IsObject()) continue;
-          const std::string id = Str(e, "server_id");
-          r.view[id] = Str(e["address"], "raw");
-          if (const auto ago = Uint(e, "last_msg_ms_ago")) r.heard_ms_ago[id] = *ago;
+      r.term = Uint(s, st::kTerm);
+      r.election_timer_ms = Uint(s, st::kElectionTimerMs);
+      if (s.HasMember(st::kServers) && s[st::kServers].IsArray()) {
+        namespace se = keys::server_entry;
+        for (const auto& e : s[st::kServers].GetArray()) {
+          if (!e.IsObject() || !e.HasMember(se::kAddress) || !e[se::kAddress].IsObject()) continue;
+          const std::string id = Str(e, se::kServerId);
+          r.view[id] = Str(e[se::kAddress], keys::address::kRaw);
+          if (const auto ago = Uint(e, se::kLastMsgMsAgo)) r.heard_ms_ago[id] = *ago;
         }
       }
-      if (s.HasMember("connections") && s["connections"].IsArray()) {
-        for (const auto& c : s["connections"].GetArray()) {
-          if (!c.IsObject() || !c.HasMember("connected") || !c["connected"].IsBool()) continue;
-          const std::string peer = Str(c, "peer");
-          if (c["connected"].GetBool() && peer != "0000") r.established.insert(peer);
+      if (s.HasMember(st::kConnections) && s[st::kConnections].IsArray()) {
+        namespace cn = keys::connection;
+        for (const auto& c : s[st::kConnections].GetArray()) {
+          if (!c.IsObject() || !c.HasMember(cn::kConnected) || !c[cn::kConnected].IsBool())
+            continue;
+          const std::string peer = Str(c, cn::kPeer);
+          if (c[cn::kConnected].GetBool() && peer != "0000") r.established.insert(peer);
         }
       }
     }

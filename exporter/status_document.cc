@@ -6,9 +6,12 @@
 #include <chrono>
 
 #include "parsers/status_json.h"
+#include "parsers/status_keys.h"
 
 namespace ovn_raft {
 namespace {
+
+namespace keys = status_keys;
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
@@ -20,8 +23,8 @@ void WriteString(JsonWriter& w, const char* key, const std::string& value) {
 void WriteError(JsonWriter& w, const char* key, const Error& e) {
   w.Key(key);
   w.StartObject();
-  WriteString(w, "reason", ErrorCodeName(e.code));
-  WriteString(w, "message", e.message);
+  WriteString(w, keys::error::kReason, ErrorCodeName(e.code));
+  WriteString(w, keys::error::kMessage, e.message);
   w.EndObject();
 }
 
@@ -32,7 +35,7 @@ void WriteTime(JsonWriter& w, const char* key, std::chrono::system_clock::time_p
 
 // memory/show as the server printed it, by key, and what the exporter did not understand.
 void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
-  w.Key("memory");
+  w.Key(keys::database::kMemory);
   w.StartObject();
   for (std::size_t i = 0; i < kMemoryKeyCount; ++i) {
     if (!m.values[i]) continue;
@@ -40,14 +43,14 @@ void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
     w.Uint64(*m.values[i]);
   }
   if (!m.unknown_keys.empty() || m.unknown_dropped || m.malformed) {
-    w.Key("unknown_keys");
+    w.Key(keys::memory::kUnknownKeys);
     w.StartArray();
     for (const auto& key : m.unknown_keys)
       w.String(key.data(), static_cast<rapidjson::SizeType>(key.size()));
     w.EndArray();
-    w.Key("unknown_keys_dropped");
+    w.Key(keys::memory::kUnknownKeysDropped);
     w.Uint64(m.unknown_dropped);
-    w.Key("malformed");
+    w.Key(keys::memory::kMalformed);
     w.Uint64(m.malformed);
   }
   w.EndObject();
@@ -59,45 +62,46 @@ std::string SnapshotToJson(const Snapshot& snapshot) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteTime(w, "taken_at", snapshot.taken_at);
-  w.Key("databases");
+  WriteTime(w, keys::kTakenAt, snapshot.taken_at);
+  w.Key(keys::kDatabases);
   w.StartArray();
   for (const auto& r : snapshot.databases) {
     w.StartObject();
-    WriteString(w, "name", r.target.name);
-    WriteString(w, "ctl", r.target.ctl_path);
-    WriteString(w, "sock", r.target.sock_path);
-    w.Key("up");
+    WriteString(w, keys::database::kName, r.target.name);
+    WriteString(w, keys::database::kCtl, r.target.ctl_path);
+    WriteString(w, keys::database::kSock, r.target.sock_path);
+    w.Key(keys::database::kUp);
     w.Bool(r.up());
-    if (r.ovs_version) WriteString(w, "ovs_version", *r.ovs_version);
-    if (r.status_error) WriteError(w, "error", *r.status_error);
-    if (r.server_error) WriteError(w, "server_error", *r.server_error);
-    if (r.server_seen_since) WriteTime(w, "server_seen_since", *r.server_seen_since);
-    if (r.log_uncompacted_since) WriteTime(w, "log_uncompacted_since", *r.log_uncompacted_since);
+    if (r.ovs_version) WriteString(w, keys::database::kOvsVersion, *r.ovs_version);
+    if (r.status_error) WriteError(w, keys::database::kError, *r.status_error);
+    if (r.server_error) WriteError(w, keys::database::kServerError, *r.server_error);
+    if (r.server_seen_since) WriteTime(w, keys::database::kServerSeenSince, *r.server_seen_since);
+    if (r.log_uncompacted_since)
+      WriteTime(w, keys::database::kLogUncompactedSince, *r.log_uncompacted_since);
     if (r.memory) WriteMemory(w, *r.memory);
-    if (r.memory_error) WriteError(w, "memory_error", *r.memory_error);
+    if (r.memory_error) WriteError(w, keys::database::kMemoryError, *r.memory_error);
     if (r.storage) {
-      w.Key("storage");
+      w.Key(keys::database::kStorage);
       w.StartObject();
-      w.Key("ok");
+      w.Key(keys::storage::kOk);
       w.Bool(r.storage->ok);
-      if (!r.storage->ok) WriteString(w, "error", r.storage->error);
+      if (!r.storage->ok) WriteString(w, keys::storage::kError, r.storage->error);
       w.EndObject();
     }
-    if (r.storage_error) WriteError(w, "storage_error", *r.storage_error);
+    if (r.storage_error) WriteError(w, keys::database::kStorageError, *r.storage_error);
     if (r.server) {
       const auto& s = *r.server;
-      w.Key("server");
+      w.Key(keys::database::kServer);
       w.StartObject();
-      WriteString(w, "model", s.model);
-      w.Key("connected");
+      WriteString(w, keys::server::kModel, s.model);
+      w.Key(keys::server::kConnected);
       w.Bool(s.connected);
-      w.Key("leader");
+      w.Key(keys::server::kLeader);
       w.Bool(s.leader);
-      if (s.cid) WriteString(w, "cid", *s.cid);
-      if (s.sid) WriteString(w, "sid", *s.sid);
+      if (s.cid) WriteString(w, keys::server::kCid, *s.cid);
+      if (s.sid) WriteString(w, keys::server::kSid, *s.sid);
       if (s.index) {
-        w.Key("index");
+        w.Key(keys::server::kIndex);
         w.Uint64(*s.index);
       }
       w.EndObject();
@@ -105,7 +109,7 @@ std::string SnapshotToJson(const Snapshot& snapshot) {
     if (r.status) {
       // The parse-status JSON, written by status_json.cc, embedded as it is.
       const std::string status = ClusterStatusToJson(*r.status, false);
-      w.Key("status");
+      w.Key(keys::database::kStatus);
       w.RawValue(status.data(), status.size(), rapidjson::kObjectType);
     }
     w.EndObject();

@@ -4,8 +4,12 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "parsers/status_keys.h"
+
 namespace ovn_raft {
 namespace {
+
+namespace keys = status_keys;
 
 template <typename Writer>
 class StatusWriter {
@@ -14,85 +18,86 @@ class StatusWriter {
 
   void Write(const ClusterStatus& s) {
     w_.StartObject();
-    Str("nickname", s.nickname);
-    Str("name", s.name);
-    Key("cluster_id_known");
+    Str(keys::status::kNickname, s.nickname);
+    Str(keys::status::kName, s.name);
+    Key(keys::status::kClusterIdKnown);
     w_.Bool(s.cluster_id_known);
-    Str("cluster_id", s.cluster_id);
-    Str("cluster_uuid", s.cluster_uuid);
-    Str("server_id", s.server_id);
-    Str("server_uuid", s.server_uuid);
+    Str(keys::status::kClusterId, s.cluster_id);
+    Str(keys::status::kClusterUuid, s.cluster_uuid);
+    Str(keys::status::kServerId, s.server_id);
+    Str(keys::status::kServerUuid, s.server_uuid);
     if (s.address) {
-      Key("address");
+      Key(keys::status::kAddress);
       Addr(*s.address);
     }
-    if (s.status) Str("status", std::string(MemberStatusName(*s.status)));
-    Str("status_text", s.status_text);
+    if (s.status) Str(keys::status::kStatus, std::string(MemberStatusName(*s.status)));
+    Str(keys::status::kStatusText, s.status_text);
     if (s.remotes_for_joining) {
-      Key("remotes_for_joining");
+      Key(keys::status::kRemotesForJoining);
       w_.StartArray();
       for (const auto& r : *s.remotes_for_joining) w_.String(r.c_str());
       w_.EndArray();
     }
-    Key("adding_servers");
+    Key(keys::status::kAddingServers);
     w_.StartArray();
     for (const auto& c : s.adding_servers) Change(c);
     w_.EndArray();
     if (s.removing_server) {
-      Key("removing_server");
+      Key(keys::status::kRemovingServer);
       Change(*s.removing_server);
     }
-    if (s.role) Str("role", std::string(RoleName(*s.role)));
-    Num("term", s.term);
-    Str("leader", s.leader);
-    Str("vote", s.vote);
-    Num("last_election_started_ms_ago", s.last_election_started_ms_ago);
+    if (s.role) Str(keys::status::kRole, std::string(RoleName(*s.role)));
+    Num(keys::status::kTerm, s.term);
+    Str(keys::status::kLeader, s.leader);
+    Str(keys::status::kVote, s.vote);
+    Num(keys::status::kLastElectionStartedMsAgo, s.last_election_started_ms_ago);
     if (s.last_election_reason)
-      Str("last_election_reason", std::string(ElectionReasonName(*s.last_election_reason)));
-    Num("last_election_won_ms_ago", s.last_election_won_ms_ago);
-    Num("election_timer_ms", s.election_timer_ms);
-    Num("election_timer_target_ms", s.election_timer_target_ms);
-    Num("log_first_index", s.log_first_index);
-    Num("log_next_index", s.log_next_index);
-    Num("entries_not_committed", s.entries_not_committed);
-    Num("entries_not_applied", s.entries_not_applied);
+      Str(keys::status::kLastElectionReason,
+          std::string(ElectionReasonName(*s.last_election_reason)));
+    Num(keys::status::kLastElectionWonMsAgo, s.last_election_won_ms_ago);
+    Num(keys::status::kElectionTimerMs, s.election_timer_ms);
+    Num(keys::status::kElectionTimerTargetMs, s.election_timer_target_ms);
+    Num(keys::status::kLogFirstIndex, s.log_first_index);
+    Num(keys::status::kLogNextIndex, s.log_next_index);
+    Num(keys::status::kEntriesNotCommitted, s.entries_not_committed);
+    Num(keys::status::kEntriesNotApplied, s.entries_not_applied);
     if (s.connections) {
-      Key("connections");
+      Key(keys::status::kConnections);
       w_.StartArray();
       for (const auto& c : *s.connections) {
         w_.StartObject();
-        Str("direction", std::string(c.outbound ? "outbound" : "inbound"));
-        Str("peer", c.peer);
-        Key("peer_known");
+        Str(keys::connection::kDirection, std::string(c.outbound ? "outbound" : "inbound"));
+        Str(keys::connection::kPeer, c.peer);
+        Key(keys::connection::kPeerKnown);
         w_.Bool(c.peer_known());
-        Key("connected");
+        Key(keys::connection::kConnected);
         w_.Bool(c.connected);
         w_.EndObject();
       }
       w_.EndArray();
     }
-    Num("disconnections", s.disconnections);
+    Num(keys::status::kDisconnections, s.disconnections);
     if (s.servers) {
-      Key("servers");
+      Key(keys::status::kServers);
       w_.StartArray();
       for (const auto& e : *s.servers) Server(e);
       w_.EndArray();
     }
-    Key("warnings");
+    Key(keys::status::kWarnings);
     w_.StartArray();
     for (const auto& warning : s.warnings) {
       w_.StartObject();
-      Key("line");
+      Key(keys::warning::kLine);
       w_.Int(warning.line);
-      Str("text", warning.text);
-      Str("reason", warning.reason);
+      Str(keys::warning::kText, warning.text);
+      Str(keys::warning::kReason, warning.reason);
       w_.EndObject();
     }
     w_.EndArray();
     if (s.entries_dropped > 0 || s.servers_dropped > 0) {
-      Key("entries_dropped");
+      Key(keys::status::kEntriesDropped);
       w_.Uint64(s.entries_dropped);
-      Key("servers_dropped");
+      Key(keys::status::kServersDropped);
       w_.Uint64(s.servers_dropped);
     }
     w_.EndObject();
@@ -114,37 +119,37 @@ class StatusWriter {
   }
   void Addr(const Address& a) {
     w_.StartObject();
-    Str("raw", a.raw);
-    Str("scheme", a.scheme);
-    Str("host", a.host);
+    Str(keys::address::kRaw, a.raw);
+    Str(keys::address::kScheme, a.scheme);
+    Str(keys::address::kHost, a.host);
     if (a.port) {
-      w_.Key("port");
+      w_.Key(keys::address::kPort);
       w_.Uint(*a.port);
     }
     w_.EndObject();
   }
   void Change(const MembershipChange& c) {
     w_.StartObject();
-    Str("nickname", c.nickname);
-    Str("server_id", c.server_id);
-    Key("address");
+    Str(keys::change::kNickname, c.nickname);
+    Str(keys::change::kServerId, c.server_id);
+    Key(keys::change::kAddress);
     Addr(c.address);
-    Str("phase", c.phase_text);
+    Str(keys::change::kPhase, c.phase_text);
     w_.EndObject();
   }
   void Server(const ServerEntry& e) {
     w_.StartObject();
-    Str("nickname", e.nickname);
-    Str("server_id", e.server_id);
-    Key("address");
+    Str(keys::server_entry::kNickname, e.nickname);
+    Str(keys::server_entry::kServerId, e.server_id);
+    Key(keys::server_entry::kAddress);
     Addr(e.address);
-    Key("self");
+    Key(keys::server_entry::kSelf);
     w_.Bool(e.self);
-    Str("phase", std::string(ServerPhaseName(e.phase)));
-    Str("voted_for", e.voted_for);
-    Num("next_index", e.next_index);
-    Num("match_index", e.match_index);
-    Num("last_msg_ms_ago", e.last_msg_ms_ago);
+    Str(keys::server_entry::kPhase, std::string(ServerPhaseName(e.phase)));
+    Str(keys::server_entry::kVotedFor, e.voted_for);
+    Num(keys::server_entry::kNextIndex, e.next_index);
+    Num(keys::server_entry::kMatchIndex, e.match_index);
+    Num(keys::server_entry::kLastMsgMsAgo, e.last_msg_ms_ago);
     w_.EndObject();
   }
 
