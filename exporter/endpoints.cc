@@ -1,7 +1,9 @@
 #include "exporter/endpoints.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <thread>
 
 #include "base/build_version.h"
 #include "exporter/status_document.h"
@@ -24,7 +26,8 @@ Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_pt
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
-      sources_(SourceLimiter::ShareOf(config_.web_max_connections)) {
+      sources_(SourceLimiter::ShareOf(config_.web_max_connections)),
+      render_(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ =
         std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp);
@@ -110,11 +113,17 @@ HttpResponse Endpoints::Metrics(const HttpRequest& request) {
     for (auto& f : spare) f.metric.clear();
   });
   if (!snapshot) return Unfinished();
-  auto families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
-                                   config_.expected, std::move(spare));
-  families.reserve(families.size() + own.size());
-  for (auto& f : own) families.push_back(std::move(f));
-  HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
+  // Rendered on the pool's threads rather than this worker (task_pool.h says why).
+  std::vector<prometheus::MetricFamily> families;
+  HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", "", {}};
+  render_.Run([&] {
+    families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
+                                config_.expected, std::move(spare));
+    families.reserve(families.size() + own.size());
+    for (auto& f : own) families.push_back(std::move(f));
+    own.clear();
+    page.body = TextExposition(families);
+  });
   // Handed back whole: the next page's builder drops the families it gets no sample for.
   const std::lock_guard<std::mutex> lock(spare_mu_);
   spare_.swap(families);
@@ -161,7 +170,9 @@ HttpResponse Endpoints::Ready() {
 HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
-  return HttpResponse{200, "application/json", SnapshotToJson(*snapshot), {}};
+  HttpResponse page{200, "application/json", "", {}};
+  render_.Run([&] { page.body = SnapshotToJson(*snapshot); });
+  return page;
 }
 
 HttpResponse Endpoints::Landing() const {

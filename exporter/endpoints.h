@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/task_pool.h"
 #include "exporter/config.h"
 #include "metrics/metric_family.h"
 #include "reader/read_coordinator.h"
@@ -42,6 +43,8 @@ class Endpoints {
   std::unique_ptr<BasicAuth> auth_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   SourceLimiter sources_;
+  // Pages are rendered here, on as many threads as cores (at most 4), not on the workers.
+  TaskPool render_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
   // The last page's families, for the next page to empty and fill (one set: a scrape that

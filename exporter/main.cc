@@ -7,6 +7,7 @@
 
 #include "base/build_version.h"
 #include "base/log.h"
+#include "base/task_pool.h"
 #include "exporter/config.h"
 #include "exporter/endpoints.h"
 #include "exporter/healthcheck_command.h"
@@ -62,9 +63,15 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
   DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
+  // Rounds run one at a time (single flight): one thread of their own, whichever worker
+  // asked (task_pool.h says why).
+  TaskPool rounds(1);
   ReadCoordinator coordinator(
-      [&reader](std::chrono::milliseconds timeout, const std::function<void()>& while_waiting) {
-        return reader.ReadAll(timeout, while_waiting);
+      [&reader, &rounds](std::chrono::milliseconds timeout,
+                         const std::function<void()>& while_waiting) {
+        Snapshot snapshot;
+        rounds.Run([&] { snapshot = reader.ReadAll(timeout, while_waiting); });
+        return snapshot;
       },
       config.min_interval, config.timeout);
   const bool auth_on = auth && auth->users() > 0;
