@@ -5,7 +5,8 @@
 namespace ovn_raft {
 
 struct TaskPool::Job {
-  const std::function<void()>& task;
+  void (*invoke)(void*);
+  void* task;
   std::exception_ptr error;
   bool done = false;
   std::condition_variable ended;
@@ -24,8 +25,8 @@ TaskPool::~TaskPool() {
   for (auto& t : threads_) t.join();
 }
 
-void TaskPool::Run(const std::function<void()>& task) {
-  Job job{task, nullptr, false, {}};
+void TaskPool::RunErased(void (*invoke)(void*), void* task) {
+  Job job{invoke, task, nullptr, false, {}};
   std::unique_lock<std::mutex> lock(mu_);
   jobs_.push_back(&job);
   queued_.notify_one();
@@ -42,7 +43,7 @@ void TaskPool::Serve() {
     jobs_.pop_front();
     lock.unlock();
     try {
-      job->task();
+      job->invoke(job->task);
     } catch (...) {
       job->error = std::current_exception();
     }

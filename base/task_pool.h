@@ -9,9 +9,9 @@
 
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace ovn_raft {
@@ -24,11 +24,19 @@ class TaskPool {
   TaskPool& operator=(const TaskPool&) = delete;
 
   // Runs `task` on one of the pool's threads and returns when it has ended; an exception it
-  // throws is thrown here.
-  void Run(const std::function<void()>& task);
+  // throws is thrown here. The caller allocates nothing (no std::function is made).
+  template <typename Task>
+  void Run(Task&& task) {
+    RunErased(&Invoke<std::remove_reference_t<Task>>, &task);
+  }
 
  private:
   struct Job;
+  template <typename Task>
+  static void Invoke(void* task) {
+    (*static_cast<Task*>(task))();
+  }
+  void RunErased(void (*invoke)(void*), void* task);
   void Serve();
 
   std::mutex mu_;

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "base/build_version.h"
 #include "exporter/status_document.h"
@@ -104,14 +106,16 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
 // emptying of the last page's families, which this page fills again.
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   std::vector<prometheus::MetricFamily> own, spare;
-  const auto snapshot = coordinator_.Get(Wait(request), [&] {
+  auto own_work = [&] {
     own = OwnFamilies();
     {
       const std::lock_guard<std::mutex> lock(spare_mu_);
       spare.swap(spare_);
     }
     for (auto& f : spare) f.metric.clear();
-  });
+  };
+  // By reference: a std::function of the lambda itself would allocate on this worker.
+  const auto snapshot = coordinator_.Get(Wait(request), std::ref(own_work));
   if (!snapshot) return Unfinished();
   // Rendered on the pool's threads rather than this worker (task_pool.h says why).
   std::vector<prometheus::MetricFamily> families;
@@ -123,6 +127,12 @@ HttpResponse Endpoints::Metrics(const HttpRequest& request) {
     for (auto& f : own) families.push_back(std::move(f));
     own.clear();
     page.body = TextExposition(families);
+    // The snapshot this page replaces is freed here too, when this was its last holder.
+    std::shared_ptr<const Snapshot> previous;
+    {
+      const std::lock_guard<std::mutex> lock(spare_mu_);
+      previous = std::exchange(last_rendered_, snapshot);
+    }
   });
   // Handed back whole: the next page's builder drops the families it gets no sample for.
   const std::lock_guard<std::mutex> lock(spare_mu_);

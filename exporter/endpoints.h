@@ -47,9 +47,12 @@ class Endpoints {
   TaskPool render_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
-  // The last page's families, for the next page to empty and fill (one set: a scrape that
-  // meets another at once builds its own).
   std::mutex spare_mu_;
+  // The last page's snapshot, so that it is freed on render_'s threads (task_pool.h says why)
+  // rather than on the worker whose round replaced it. Guarded by spare_mu_.
+  std::shared_ptr<const Snapshot> last_rendered_;
+  // The last page's families, for the next page to empty and fill (one set: a scrape that
+  // meets another at once builds its own). Guarded by spare_mu_.
   std::vector<prometheus::MetricFamily> spare_;
 };
 
