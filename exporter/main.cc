@@ -8,6 +8,7 @@
 #include "base/build_version.h"
 #include "base/log.h"
 #include "base/task_pool.h"
+#include "exporter/allocator.h"
 #include "exporter/config.h"
 #include "exporter/endpoints.h"
 #include "exporter/healthcheck_command.h"
@@ -130,6 +131,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
 
 int main(int argc, char** argv) {
   using namespace ovn_raft;
+  ConfigureAllocator();
   if (argc >= 2 && std::strcmp(argv[1], "parse-status") == 0) {
     return ParseStatusCommand(argc - 2, argv + 2);
   }
