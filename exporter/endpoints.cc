@@ -1,7 +1,11 @@
 #include "exporter/endpoints.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <thread>
+#include <utility>
 
 #include "base/build_version.h"
 #include "exporter/status_document.h"
@@ -24,7 +28,8 @@ Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_pt
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
-      sources_(SourceLimiter::ShareOf(config_.web_max_connections)) {
+      sources_(SourceLimiter::ShareOf(config_.web_max_connections)),
+      render_(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ =
         std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp);
@@ -100,11 +105,21 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   const auto snapshot = coordinator_.Get(Wait(request));
   if (!snapshot) return Unfinished();
-  auto families =
-      BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(), config_.expected);
-  for (auto& f : OwnFamilies()) families.push_back(std::move(f));
-  return HttpResponse{
-      200, "text/plain; version=0.0.4; charset=utf-8", TextExposition(families), {}};
+  // Rendered on the pool's threads rather than this worker (task_pool.h says why).
+  HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", "", {}};
+  render_.Run([&] {
+    auto families =
+        BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(), config_.expected);
+    for (auto& f : OwnFamilies()) families.push_back(std::move(f));
+    page.body = TextExposition(families);
+    // The snapshot this page replaces is freed here too, when this was its last holder.
+    std::shared_ptr<const Snapshot> previous;
+    {
+      const std::lock_guard<std::mutex> lock(last_mu_);
+      previous = std::exchange(last_rendered_, snapshot);
+    }
+  });
+  return page;
 }
 
 // The exporter's build, its refusals and the process: what needs no snapshot.
@@ -147,7 +162,9 @@ HttpResponse Endpoints::Ready() {
 HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
-  return HttpResponse{200, "application/json", SnapshotToJson(*snapshot), {}};
+  HttpResponse page{200, "application/json", "", {}};
+  render_.Run([&] { page.body = SnapshotToJson(*snapshot); });
+  return page;
 }
 
 HttpResponse Endpoints::Landing() const {

@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
+#include "base/task_pool.h"
 #include "exporter/config.h"
 #include "metrics/metric_family.h"
 #include "reader/read_coordinator.h"
@@ -41,8 +43,14 @@ class Endpoints {
   std::unique_ptr<BasicAuth> auth_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   SourceLimiter sources_;
+  // Pages are rendered here, on as many threads as cores (at most 4), not on the workers.
+  TaskPool render_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
+  std::mutex last_mu_;
+  // The last page's snapshot, so that it is freed on render_'s threads (task_pool.h says why)
+  // rather than on the worker whose round replaced it. Guarded by last_mu_.
+  std::shared_ptr<const Snapshot> last_rendered_;
 };
 
 }  // namespace ovn_raft

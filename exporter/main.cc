@@ -7,6 +7,8 @@
 
 #include "base/build_version.h"
 #include "base/log.h"
+#include "base/task_pool.h"
+#include "exporter/allocator.h"
 #include "exporter/config.h"
 #include "exporter/endpoints.h"
 #include "exporter/healthcheck_command.h"
@@ -62,7 +64,16 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
   DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
-  ReadCoordinator coordinator([&reader] { return reader.ReadAll(); }, config.min_interval);
+  // Rounds run one at a time (single flight): one thread of their own, whichever worker
+  // asked (task_pool.h says why).
+  TaskPool rounds(1);
+  ReadCoordinator coordinator(
+      [&reader, &rounds] {
+        Snapshot snapshot;
+        rounds.Run([&] { snapshot = reader.ReadAll(); });
+        return snapshot;
+      },
+      config.min_interval);
   const bool auth_on = auth && auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
@@ -119,6 +130,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
 
 int main(int argc, char** argv) {
   using namespace ovn_raft;
+  ConfigureAllocator();
   if (argc >= 2 && std::strcmp(argv[1], "parse-status") == 0) {
     return ParseStatusCommand(argc - 2, argv + 2);
   }

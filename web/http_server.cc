@@ -121,12 +121,19 @@ int HttpServer::OnRequest(mg_connection* conn) {
   if (response.body.size() >= 1024 || !request.accept_encoding.empty()) {
     response.headers.emplace_back("Vary", "Accept-Encoding");
   }
-  std::string head = "HTTP/1.1 " + std::to_string(response.status) + " " + Reason(response.status) +
-                     "\r\nContent-Type: " + response.content_type +
-                     "\r\nContent-Length: " + std::to_string(response.body.size()) +
-                     "\r\nCache-Control: no-store\r\nConnection: close\r\n";
-  for (const auto& [name, value] : response.headers) head += name + ": " + value + "\r\n";
-  head += "\r\n";
+  // Built in one allocation, sized first: a worker that frees no small blocks keeps none in
+  // glibc's per-thread cache (base/task_pool.h says why that matters here).
+  std::string head;
+  head.reserve(256 + response.content_type.size() + response.body.size() +
+               64 * response.headers.size());
+  head.append("HTTP/1.1 ").append(std::to_string(response.status)).append(" ");
+  head.append(Reason(response.status)).append("\r\nContent-Type: ").append(response.content_type);
+  head.append("\r\nContent-Length: ").append(std::to_string(response.body.size()));
+  head.append("\r\nCache-Control: no-store\r\nConnection: close\r\n");
+  for (const auto& [name, value] : response.headers) {
+    head.append(name).append(": ").append(value).append("\r\n");
+  }
+  head.append("\r\n");
   // One write: headers and body in separate segments would meet Nagle's algorithm and the
   // client's delayed ACK, delaying every keep-alive request by a delayed-ACK timer.
   if (request.method != "HEAD") head += response.body;

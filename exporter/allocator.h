@@ -1,0 +1,12 @@
+#pragma once
+
+// How the daemon asks glibc's malloc to behave, set once at start from inside the process (no
+// environment, no second exec: it holds under file capabilities, setuid, a loader and a
+// read-only /proc alike). What only the environment can change (the per-thread caches of freed
+// blocks) is left to whoever starts the daemon: the image sets it (Dockerfile).
+
+namespace ovn_raft {
+
+void ConfigureAllocator();
+
+}  // namespace ovn_raft
