@@ -79,10 +79,14 @@ class Exporter:
             tls_setup()
             args = (*args, f"--web.config.file={TLS['config']}")
         self.log = os.path.join(WORK, f"exporter-{self.port}.log")
+        # As the image runs it (Dockerfile): glibc's per-thread caches off, unless the caller
+        # set GLIBC_TUNABLES itself (docs/performance-memory.md has the figures without).
+        env = dict(os.environ)
+        env.setdefault("GLIBC_TUNABLES", "glibc.malloc.tcache_count=0")
         with open(self.log, "w") as log:
             self.proc = subprocess.Popen(
                 [EXPORTER, f"--web.listen-address=127.0.0.1:{self.port}", *args],
-                stdout=log, stderr=log, preexec_fn=limits)
+                stdout=log, stderr=log, preexec_fn=limits, env=env)
         if wait:
             for _ in range(100):
                 if fetch(f"{self.scheme}://127.0.0.1:{self.port}/healthz", timeout=1)[1] == 200:
