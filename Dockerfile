@@ -15,10 +15,14 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
       curl ca-certificates xz-utils patch \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# civetweb in a layer of its own, before the sources: a change to them does not rebuild it.
+COPY scripts/build-civetweb.sh scripts/
+RUN bash scripts/build-civetweb.sh /opt/civetweb
 COPY . .
 ARG REVISION=unknown
 RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-      -DOVN_RAFT_BUILD_REPORT=OFF -DOVN_RAFT_CIVETWEB=source -DOVN_RAFT_REVISION="${REVISION}" \
+      -DOVN_RAFT_BUILD_REPORT=OFF -DOVN_RAFT_CIVETWEB=source -DOVN_RAFT_CIVETWEB_PREFIX=/opt/civetweb \
+      -DOVN_RAFT_REVISION="${REVISION}" \
     && ninja -C /build ovn-raft-exporter \
     && strip /build/exporter/ovn-raft-exporter
 

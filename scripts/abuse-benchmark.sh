@@ -17,6 +17,9 @@ bash "$root/scripts/install-deps.sh"
 }
 bin=${EXPORTER_BIN:-$build/exporter/ovn-raft-exporter}
 ulimit -n 8192
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
+claim_ports # the cluster and every exporter of the run take ports of one block
 work=$(mktemp -d)
 cleanup() {
   bash "$root/scripts/raft-cluster.sh" stop "$work/cluster" >/dev/null 2>&1 || true

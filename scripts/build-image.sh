@@ -87,7 +87,11 @@ build() {
 # the sockets' directory mounted read-only, the sockets' owner as the user, the host network.
 smoke_test() {
   has_image "$image" || die "no image $image: run '$0 build' first"
-  local port=${IMAGE_TEST_PORT:-21476} raft_port=${IMAGE_TEST_RAFT_PORT:-27641}
+  # Ports of a block of its own (lib.sh), so that it runs beside the other tests.
+  # shellcheck source=lib.sh
+  . scripts/lib.sh
+  claim_ports
+  local port=${IMAGE_TEST_PORT:-$(free_port 1)} raft_port=${IMAGE_TEST_RAFT_PORT:-$(free_port 2)}
   work=$(mktemp -d) ctr="" pid="" # globals: the EXIT trap uses them after this function returns
   cleanup() {
     set +e

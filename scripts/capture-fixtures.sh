@@ -11,6 +11,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+claim_ports
 cluster="$here/raft-cluster.sh"
 version=$(ovsdb-server --version | awk 'NR==1{print $NF}')
 out="$here/../tests/fixtures/ovs-$version"

@@ -5,7 +5,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
-build="$root/build-fuzz"
+# FUZZ_BUILD_DIR: a build of the same configuration to reuse (scripts/test.sh shares its own).
+build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DOVN_RAFT_FUZZ=ON -DOVN_RAFT_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C "$build" cluster_status_fuzzer jsonrpc_framing_fuzzer web_config_fuzzer \
   http_request_fuzzer >/dev/null

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config clang clang-format libclang-rt-14-dev
+  build-essential cmake ninja-build pkg-config ccache clang clang-format libclang-rt-14-dev
   prometheus-cpp-dev libcivetweb-dev libcurl4-openssl-dev rapidjson-dev
   libgtest-dev libgmock-dev libcrypt-dev zlib1g-dev libssl-dev xz-utils openssl
   ovn-central openvswitch-common prometheus curl jq python3 python3-yaml python3-jinja2 jsonnet procps iproute2

@@ -1,21 +1,43 @@
 #!/usr/bin/env bash
 # Shell helpers the scripts share: . "$(dirname "$0")/lib.sh"
 
-# free_port [N]: the first of N (default 1) consecutive TCP ports that nothing on 127.0.0.1
-# accepts on, below the kernel's ephemeral range (32768-60999), where an outgoing connection
-# could take a port a server is about to listen on.
-free_port() {
-  local n=${1:-1} p k taken
-  for _ in $(seq 200); do
-    p=$((20000 + RANDOM % (12000 - n)))
-    taken=0
-    for k in $(seq 0 $((n - 1))); do
-      if (exec 3<>"/dev/tcp/127.0.0.1/$((p + k))") 2>/dev/null; then taken=1; fi
-    done
-    [ "$taken" = 1 ] || { echo "$p"; return 0; }
+# Ports for scripts and tests that run side by side (the same protocol as
+# tests/support/ports.h): a process owns block N (ports 20000 + 200 N .. +199, N < 60, below the
+# kernel's ephemeral range 32768-60999) while it holds an flock on /tmp/ovn-raft-ports/N.lock;
+# the children that inherit the descriptor (detached servers) keep it while they live.
+# claim_ports: owns a block for this shell (call it in the script itself, not in $(...)) and
+# exports OVN_RAFT_PORT_BLOCK so that the programs it starts take from the same block. Keeps
+# an inherited OVN_RAFT_PORT_BLOCK.
+claim_ports() {
+  [ -z "${OVN_RAFT_PORT_BLOCK:-}" ] || return 0
+  local dir=/tmp/ovn-raft-ports n
+  mkdir -p "$dir" && chmod 1777 "$dir" 2>/dev/null || true
+  for n in $(seq 0 59); do
+    exec {OVN_RAFT_PORT_FD}<>"$dir/$n.lock"
+    if flock -n "$OVN_RAFT_PORT_FD"; then
+      : >"$dir/$n.next"
+      export OVN_RAFT_PORT_BLOCK=$n
+      return 0
+    fi
+    exec {OVN_RAFT_PORT_FD}>&-
   done
-  echo "free_port: no $n free port(s) found" >&2
+  echo "claim_ports: every port block under $dir is owned" >&2
   return 1
+}
+
+# free_port [N]: the first of N (default 1) consecutive ports of the block claim_ports owns.
+free_port() {
+  local n=${1:-1} next
+  [ -n "${OVN_RAFT_PORT_BLOCK:-}" ] || { echo "free_port: call claim_ports first" >&2; return 1; }
+  local file=/tmp/ovn-raft-ports/$OVN_RAFT_PORT_BLOCK.next
+  {
+    flock 8
+    next=$(cat "$file" 2>/dev/null)
+    next=${next:-0}
+    [ $((next + n)) -le 200 ] || { echo "free_port: port block $OVN_RAFT_PORT_BLOCK is used up" >&2; return 1; }
+    echo $((next + n)) >"$file"
+  } 8>>"$file"
+  echo $((20000 + OVN_RAFT_PORT_BLOCK * 200 + next))
 }
 
 # shellcheck disable=SC2154 # run_as: optional, set by the caller

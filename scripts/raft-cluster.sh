@@ -95,6 +95,8 @@ running() { [ -f "$DIR/m$1/$2.pid" ] && kill -0 "$(cat "$DIR/m$1/$2.pid")" 2>/de
 
 cmd_start() {
   local count=${1:-3}
+  # Without a port given, two of a block of its own (lib.sh), held by the servers it starts.
+  [ -n "${2:-}" ] || claim_ports
   BASE_PORT=${2:-$(free_port 2)}
   mkdir -p "$DIR"
   echo "BASE_PORT=$BASE_PORT" >"$DIR/env"
@@ -167,6 +169,8 @@ cmd_leader() {
 # mark would wait for member N to send) lets a last message through. The rules live in a chain
 # named after the cluster's ports, so that concurrent clusters never touch each other's.
 chain_of() { echo "OVNRAFT-$BASE_PORT"; }
+# Clusters cut and healed side by side take the xtables lock at once: wait for it.
+iptables() { command iptables -w 30 "$@"; }
 cmd_cut() { # member
   local m="$DIR/m$1" uid chain db mark
   if [ ! -f "$m/uid" ]; then

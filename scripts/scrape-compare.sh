@@ -8,6 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib.sh
 . "$root/scripts/lib.sh"
+claim_ports
 rev=${1:?usage: scrape-compare.sh REV [ROUNDS] [SCRAPES_PER_ROUND]}
 rounds=${2:-20}
 scrapes=${3:-500}

@@ -1,143 +1,301 @@
 #!/usr/bin/env bash
-# Runs every test: installs what is missing, builds with warnings as errors, checks formatting,
-# renders the Kubernetes Components onto the upstream objects and validates them, builds the
-# container image (debootstrap + buildah) and runs it against a real cluster, runs the unit and
-# integration tests (real ovsdb-server clusters on loopback), the unit tests again under
-# AddressSanitizer + UBSan, and each libFuzzer target for FUZZ_SECONDS (default 60).
-set -euo pipefail
+# The test command, in two tiers (docs/testing.md: what each covers, how long it takes):
+#
+#   scripts/test.sh          everything, as CI runs it
+#   scripts/test.sh quick    the edit loop: build; unit, golden and command-line tests; format;
+#                            rules (promtool check and test rules); mixin and generated files;
+#                            dashboards; deploy fixtures. No clusters, no downloads.
+#
+# Everything is the quick tier plus: what is missing installed; the unit and integration tests
+# on real ovsdb-server clusters on loopback, side by side (each test on ports of its own:
+# tests/support/ports.h); the per-release suites on every newer Open vSwitch release
+# scripts/ovs-versions.sh provides and a rolling upgrade through them; the abuse benchmark
+# (each attack once, with its figures); the Kubernetes Components rendered onto the upstream
+# objects and validated; the container image built and run against a real cluster; the plain
+# Release build a packager makes; the unit tests under ASan + UBSan and every libFuzzer target
+# for FUZZ_SECONDS (default 60), both from one clang build.
+#
+# Each configuration is compiled once, through ccache (CCACHE_DIR, default
+# /var/cache/ovn-raft-exporter/ccache, so that later runs and clones on the machine share it).
+# What waits on elections and evaluations runs as background jobs, logs in build/test-logs/;
+# what compiles runs meanwhile, one at a time and niced. The closing table gives each stage's
+# seconds and counts; the last line is "all: N passed, M failed"; any failure exits non-zero.
+# OVN_RAFT_OTHER_OVS=0 skips the other releases; TEST_JOBS (default 4) sets how many integration
+# tests run at once.
+set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-jobs=$(nproc)
-step() { printf '\n== %s\n' "$*" >&2; }
+tier=${1:-all}
+case "$tier" in all | quick) ;; *) echo "usage: scripts/test.sh [quick]" >&2; exit 2 ;; esac
+test_jobs=${TEST_JOBS:-4}
+logs=$root/build/test-logs
+t_start=$SECONDS
+say() { printf '%s\n' "$*" >&2; }
+step() { printf '\n== [%4d s] %s\n' "$((SECONDS - t_start))" "$*" >&2; }
 
-step "dependencies"
-bash scripts/install-deps.sh
-
-passed=0
-failed=0
-status=0
-count() { # ctest log
+# --- results: one line per stage in $logs/results: NAME SECONDS PASSED FAILED -------------
+rm -rf "$logs"
+mkdir -p "$logs"
+record() { echo "$1 $2 $3 $4" >>"$logs/results"; }
+# The counts a log closes with: ctest's "N% tests passed, F tests failed out of T", or a
+# checker's "NAME: P passed, F failed". A log with neither counts as one failure.
+counts() { # LOG -> "PASSED FAILED"
   local line
   line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$1" | tail -1)
-  [ -n "$line" ] || return 0
-  local total bad
-  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
-  bad=$(sed -E 's/.*, ([0-9]+) tests failed.*/\1/' <<<"$line")
-  passed=$((passed + total - bad))
-  failed=$((failed + bad))
-}
-count_summary() { # LOG: adds a checker's closing "NAME: N passed, M failed" line
-  local line
-  line=$(grep -E '^[a-z]+: [0-9]+ passed, [0-9]+ failed$' "$1" | tail -1)
-  [ -n "$line" ] || { failed=$((failed + 1)); status=1; return 0; }
-  passed=$((passed + $(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")))
-  failed=$((failed + $(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$line")))
-}
-
-step "build (civetweb 1.16 from Debian 13's source: TLS, IPv6)"
-cmake -S . -B build -G Ninja -DOVN_RAFT_WERROR=ON -DOVN_RAFT_CIVETWEB=source >/dev/null
-ninja -C build
-
-step "packager build: plain Release (no -Werror, the system's civetweb), daemon and tests"
-cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-if ninja -C build-release >build-release/ninja.log 2>&1; then passed=$((passed + 1)); else
-  tail -30 build-release/ninja.log
-  failed=$((failed + 1))
-  status=1
-fi
-# Asked for TLS or IPv6, that build says what it lacks and how to get it.
-(cd build-release && ctest -R '^cli\.(tls|ipv6)' --output-on-failure) 2>&1 | tee build-release/ctest.log || status=1
-count build-release/ctest.log
-
-step "format"
-files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find parsers exporter web tests -name '*.cc' -o -name '*.h')
-clang-format --dry-run --Werror $files
-
-step "rules: promtool check and test"
-bash scripts/generate-mixin.sh --check
-/usr/bin/python3 alerts/tests/make_tests.py --check
-promtool check rules alerts/*.yaml
-/usr/bin/python3 alerts/tests/lint_alerts.py
-/usr/bin/python3 tests/dashboards/check_dashboards.py
-/usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
-(cd alerts/tests && promtool test rules scenarios/*-test.yaml releases-test.yaml storage-test.yaml deployment-labels-test.yaml)
-
-step "deploy: kustomize Components on the upstream objects, schemas, kubectl patch, Helm"
-(cd tests/deploy && npm ci --no-audit --no-fund --loglevel=error)
-/usr/bin/python3 tests/deploy/check_components.py 2>&1 | tee build/deploy.log || status=1
-count_summary build/deploy.log
-# The fixtures' facts against the upstream releases themselves, where clones of them are named.
-if [ -n "${OVN_RAFT_UPSTREAM_KUBE_OVN:-}" ] && [ -n "${OVN_RAFT_UPSTREAM_OVN_KUBERNETES:-}" ]; then
-  /usr/bin/python3 tests/deploy/verify_upstream.py --kube-ovn "$OVN_RAFT_UPSTREAM_KUBE_OVN" \
-    --ovn-kubernetes "$OVN_RAFT_UPSTREAM_OVN_KUBERNETES" 2>&1 | tee build/upstream.log || status=1
-  count_summary build/upstream.log
-else
-  echo "upstream: skipped (set OVN_RAFT_UPSTREAM_KUBE_OVN and OVN_RAFT_UPSTREAM_OVN_KUBERNETES to clones)"
-fi
-
-step "image: debootstrap + buildah, run against a real cluster"
-bash scripts/build-image.sh all 2>&1 | grep -v '|ovsdb|WARN|' | tee build/image.log || status=1
-count_summary build/image.log
-
-step "unit and integration tests"
-(cd build && ctest -j"$jobs" -LE upgrade --output-on-failure --timeout 300) 2>&1 | tee build/ctest.log || status=1
-count build/ctest.log
-# The alert states the disk-full scenario logged (a leader's disk fills, then recovers).
-grep -E '^\[ alerts +\]' build/Testing/Temporary/LastTest.log || true
-
-step "Open vSwitch releases: the suites that read ovsdb-server on each, and a rolling upgrade"
-# The run above used Debian 12's ovsdb-server. The tests whose outcome depends on what
-# ovsdb-server prints and does (the reader, the exporter on real clusters, three end-to-end
-# scenarios of the rules, a full disk among them) run again on each newer release scripts/ovs-versions.sh provides,
-# from Debian's binary packages where it can (cached); the rolling upgrade takes one cluster
-# through all of them. OVN_RAFT_OTHER_OVS=0 skips this step.
-per_release='^(ClientIntegrationTest|ExporterIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart|LeaderDiskFullFailsThenRecovers)$'
-system_ovs=$(ovsdb-server --version | sed -nE '1s/.* ([0-9]+\.[0-9]+\.[0-9]+).*/\1/p')
-echo "ovs-$system_ovs: $(grep -cE 'Test +#[0-9]+: .* Passed' build/ctest.log) tests passed (the run above)"
-versions=""
-[ "${OVN_RAFT_OTHER_OVS:-1}" = 1 ] && versions=$(bash scripts/ovs-versions.sh list)
-grep -v ' system$\| system \| binary \| source ' <<<"$versions" | grep . | sed 's/^/ovs-/' || true
-for v in $(awk '$2 == "binary" || $2 == "source" {print $1}' <<<"$versions"); do
-  t0=$SECONDS
-  if ! dir=$(bash scripts/ovs-versions.sh bin "$v"); then
-    echo "ovs-$v: could not be fetched or built"
-    failed=$((failed + 1))
-    status=1
-    continue
+  if [ -n "$line" ]; then
+    local total bad
+    total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+    bad=$(sed -E 's/.*, ([0-9]+) tests failed.*/\1/' <<<"$line")
+    echo "$((total - bad)) $bad"
+    return
   fi
-  echo "ovs-$v: $(cat "$dir/BUILD")"
-  (cd build && OVS_BIN_DIR=$dir PATH="$dir:$PATH" ctest -L integration -R "$per_release" -j1 \
-    --output-on-failure --timeout 300) 2>&1 | tee "build/ctest-ovs-$v.log" || status=1
-  count "build/ctest-ovs-$v.log"
-  echo "ovs-$v: $(grep -E '^[0-9]+% tests passed' "build/ctest-ovs-$v.log" | tail -1), $((SECONDS - t0)) s in all"
-done
-if [ -n "$versions" ]; then
-  t0=$SECONDS
-  (cd build && ctest -L upgrade --output-on-failure) 2>&1 | tee build/ctest-upgrade.log || status=1
-  count build/ctest-upgrade.log
-  grep -E '^upgrade path|^\[ (scenario|alerts) +\]' build/Testing/Temporary/LastTest.log || true
-  echo "rolling upgrade: $((SECONDS - t0)) s"
+  line=$(grep -E '^[a-z0-9 .-]+: [0-9]+ passed, [0-9]+ failed$' "$1" | tail -1)
+  if [ -n "$line" ]; then
+    sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/' <<<"$line"
+    return
+  fi
+  echo "0 1"
+}
+# stage NAME CMD...: runs CMD in the foreground, its output to the terminal and $logs/NAME.log.
+# A command that prints no counts counts as one check, passed when it exits 0.
+stage() {
+  local name=$1 t0=$SECONDS rc c
+  shift
+  step "$name"
+  "$@" 2>&1 | tee "$logs/$name.log"
+  rc=${PIPESTATUS[0]}
+  if grep -qE '^[0-9]+% tests passed, |^[a-z0-9 .-]+: [0-9]+ passed, [0-9]+ failed$' "$logs/$name.log"; then
+    c=$(counts "$logs/$name.log")
+    # A failing command whose counts say nothing failed still fails.
+    [ "$rc" -eq 0 ] || [ "${c#* }" != 0 ] || c="${c% *} 1"
+  elif [ "$rc" -eq 0 ]; then c="1 0"; else c="0 1"; fi
+  record "$name" "$((SECONDS - t0))" $c
+  say "-- $name: $((SECONDS - t0)) s, exit $rc"
+  return "$rc"
+}
+# job NAME CMD...: the same in the background, output only to $logs/NAME.log; collect waits.
+jobs_started=()
+job() {
+  local name=$1
+  shift
+  step "started in the background: $name (log: build/test-logs/$name.log)"
+  (
+    t0=$SECONDS
+    "$@" >"$logs/$name.log" 2>&1
+    echo "$? $((SECONDS - t0))" >"$logs/$name.rc"
+  ) &
+  jobs_started+=("$name:$!")
+}
+collect() {
+  local entry name pid rc secs c
+  for entry in "${jobs_started[@]}"; do
+    name=${entry%%:*} pid=${entry#*:}
+    wait "$pid"
+    read -r rc secs <"$logs/$name.rc"
+    c=$(counts "$logs/$name.log")
+    [ "$rc" -eq 0 ] || [ "${c#* }" != 0 ] || c="${c% *} 1"
+    if grep -qE '^[0-9]+% tests passed, |^[a-z0-9 .-]+: [0-9]+ passed, [0-9]+ failed$' "$logs/$name.log"; then :
+    elif [ "$rc" -eq 0 ]; then c="1 0"; fi
+    record "$name" "$secs" $c
+    step "$name: done in $secs s, exit $rc"
+    # A job's log is shown whole when it failed, else its closing lines.
+    if [ "$rc" -ne 0 ]; then cat "$logs/$name.log"; else tail -"${TAIL_LINES:-4}" "$logs/$name.log"; fi
+  done
+  jobs_started=()
+}
+
+# --- the compiler cache and the shared civetweb --------------------------------------------
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_DIR=${CCACHE_DIR:-/var/cache/ovn-raft-exporter/ccache}
+  mkdir -p "$CCACHE_DIR" 2>/dev/null && [ -w "$CCACHE_DIR" ] || export CCACHE_DIR=$HOME/.cache/ccache
+  # Paths relative to the clone, and no working directory in the hash: another clone of the
+  # same sources hits the same entries.
+  export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+# civetweb from Debian's source, built once per version of its build script, for every build.
+civetweb=/var/cache/ovn-raft-exporter/civetweb/build-$(sha256sum scripts/build-civetweb.sh | cut -c1-12)
+mkdir -p "$civetweb" 2>/dev/null && [ -w "$civetweb" ] || civetweb=$root/build/civetweb
+configure() { # DIR ARGS...
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja "${launcher[@]}" "$@" >/dev/null
+}
+compile() { # DIR [TARGETS...]: niced, so that the waiting jobs keep their turn on the CPU
+  local dir=$1
+  shift
+  nice -n 10 ninja -C "$dir" "$@"
+  local rc=$?
+  [ ${#launcher[@]} -eq 0 ] || ccache -s 2>/dev/null | grep -E '^ *(Hits|Misses):' | tr -s ' ' | sed "s|^|ccache ($dir):|"
+  return $rc
+}
+
+# --- stages -------------------------------------------------------------------------------
+build_main() {
+  configure build -DOVN_RAFT_WERROR=ON -DOVN_RAFT_CIVETWEB=source -DOVN_RAFT_CIVETWEB_PREFIX="$civetweb" &&
+    compile build
+}
+format_check() {
+  local files
+  files=$(git ls-files '*.cc' '*.h' 2>/dev/null || find base parsers ovsdb reader metrics cli web \
+    exporter consensus report http_client tests -name '*.cc' -o -name '*.h')
+  # shellcheck disable=SC2086
+  clang-format --dry-run --Werror $files
+}
+rules_check() { # promtool, the generated files, the mixin, the dashboards, the deploy fixtures
+  local check=0 fail=0 name
+  run() {
+    name=$1
+    shift
+    if "$@"; then check=$((check + 1)); else fail=$((fail + 1)); echo "FAILED: $name"; fi
+  }
+  run "mixin: alerts/ is generated from mixin/" bash scripts/generate-mixin.sh --check
+  run "rule tests: generated from their scenarios" /usr/bin/python3 alerts/tests/make_tests.py --check
+  run "promtool check rules" promtool check rules alerts/*.yaml
+  run "alert lint" /usr/bin/python3 alerts/tests/lint_alerts.py
+  run "dashboards" /usr/bin/python3 tests/dashboards/check_dashboards.py
+  run "deploy fixtures" /usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
+  # Every rule test file there is, so that a new one is never left out.
+  run "promtool test rules" bash -c 'cd alerts/tests && promtool test rules $(ls scenarios/*-test.yaml *-test.yaml)'
+  echo "rules: $check passed, $fail failed"
+}
+unit_tests() {
+  (cd build && ctest -L 'unit|golden' -j"$(nproc)" --output-on-failure --timeout 120)
+}
+integration_tests() {
+  (cd build && ctest -L integration -j"$test_jobs" --output-on-failure --timeout 300 \
+    --output-junit "$logs/integration.xml")
+  local rc=$?
+  # The alert states the disk-full scenario logged (a leader's disk fills, then recovers).
+  grep -ohE '^\[ alerts +\].*' "$logs/integration.xml" || true
+  return $rc
+}
+# The tests whose outcome depends on what ovsdb-server prints and does (the reader, the
+# exporter on real clusters, three end-to-end scenarios of the rules, a full disk among them)
+# run again on each newer release, from Debian's binary packages where it can (cached).
+per_release='^(ClientIntegrationTest|ExporterIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart|LeaderDiskFullFailsThenRecovers)$'
+release_suite() { # VERSION DIR
+  echo "ovs-$1: $(cat "$2/BUILD")"
+  (cd build && OVS_BIN_DIR=$2 PATH="$2:$PATH" ctest -L integration -R "$per_release" -j2 \
+    --output-on-failure --timeout 300 --output-junit "$logs/ovs-$1.xml")
+}
+upgrade() {
+  (cd build && ctest -L upgrade --output-on-failure --output-junit "$logs/upgrade.xml")
+  local rc=$?
+  grep -ohE '^(upgrade path|\[ (scenario|alerts) +\]).*' "$logs/upgrade.xml" || true
+  return $rc
+}
+abuse() { # every attack once, plain HTTP and TLS; one check per attack, none printed fails
+  bash scripts/abuse-benchmark.sh
+  local rc=$? ok missed
+  ok=$(grep -c '^ok ' "$logs/abuse.log")
+  missed=$(grep -c '^MISSED ' "$logs/abuse.log")
+  echo "abuse: $ok passed, $((missed + (ok == 0))) failed"
+  return $rc
+}
+deploy() { # kustomize Components on the upstream objects, schemas, kubectl patch, Helm
+  (cd tests/deploy && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  /usr/bin/python3 tests/deploy/check_components.py
+}
+upstream() { # the fixtures' facts against the upstream releases themselves, where clones are named
+  /usr/bin/python3 tests/deploy/verify_upstream.py --kube-ovn "$OVN_RAFT_UPSTREAM_KUBE_OVN" \
+    --ovn-kubernetes "$OVN_RAFT_UPSTREAM_OVN_KUBERNETES"
+}
+image() { # debootstrap + buildah, then the image run against a real cluster
+  bash scripts/build-image.sh all 2>&1 | grep -v '|ovsdb|WARN|'
+}
+release_build() { # a packager's plain Release: no -Werror, the system's civetweb, daemon and tests
+  configure build-release -DCMAKE_BUILD_TYPE=Release || return 1
+  compile build-release || return 1
+  # Asked for TLS or IPv6, that build says what it lacks and how to get it.
+  (cd build-release && ctest -R '^cli\.(tls|ipv6)' --output-on-failure)
+}
+# One clang build with ASan + UBSan serves the sanitized unit tests and the fuzz targets
+# (OVN_RAFT_FUZZ implies the sanitizers); scripts/fuzz.sh runs whatever targets tests/fuzz has.
+sanitizer_build() {
+  configure build-sanitize -DCMAKE_CXX_COMPILER=clang++ -DOVN_RAFT_WERROR=ON -DOVN_RAFT_FUZZ=ON \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOVN_RAFT_CIVETWEB=source -DOVN_RAFT_CIVETWEB_PREFIX="$civetweb" &&
+    compile build-sanitize
+}
+sanitizer_tests() {
+  (cd build-sanitize && ctest -L unit -j"$(nproc)" --output-on-failure --timeout 300)
+}
+fuzz() {
+  FUZZ_BUILD_DIR=$root/build-sanitize nice -n 10 bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}" \
+    >"$logs/fuzz.out" 2>&1
+  local rc=$? n
+  cat "$logs/fuzz.out"
+  n=$(grep -c '^fuzz: .* for [0-9]*s' "$logs/fuzz.out")
+  if [ "$rc" -eq 0 ]; then echo "fuzz: $n passed, 0 failed"; else echo "fuzz: 0 passed, $((n > 0 ? n : 1)) failed"; fi
+  return $rc
+}
+
+# --- the run ------------------------------------------------------------------------------
+if [ "$tier" = all ]; then
+  stage dependencies bash scripts/install-deps.sh || { say "dependencies missing"; exit 1; }
+fi
+stage build build_main || {
+  record all "$((SECONDS - t_start))" 0 1
+  say "all: 0 passed, 1 failed"
+  exit 1
+}
+
+if [ "$tier" = all ]; then
+  # The newer Open vSwitch releases, fetched once (cached) before the jobs that use them start.
+  versions=""
+  [ "${OVN_RAFT_OTHER_OVS:-1}" = 1 ] && versions=$(bash scripts/ovs-versions.sh list)
+  grep -v ' system$\| system \| binary \| source ' <<<"$versions" | grep . | sed 's/^/ovs-/' || true
+  declare -A ovs_dir=()
+  for v in $(awk '$2 == "binary" || $2 == "source" {print $1}' <<<"$versions"); do
+    if d=$(bash scripts/ovs-versions.sh bin "$v"); then ovs_dir[$v]=$d; else
+      say "ovs-$v: could not be fetched or built"
+      record "ovs-$v" 0 0 1
+    fi
+  done
+  # What waits, side by side.
+  job integration integration_tests
+  for v in "${!ovs_dir[@]}"; do job "ovs-$v" release_suite "$v" "${ovs_dir[$v]}"; done
+  [ -z "$versions" ] || job upgrade upgrade
+  job abuse abuse
+  job deploy deploy
+  if [ -n "${OVN_RAFT_UPSTREAM_KUBE_OVN:-}" ] && [ -n "${OVN_RAFT_UPSTREAM_OVN_KUBERNETES:-}" ]; then
+    job upstream upstream
+  else
+    say "upstream: skipped (set OVN_RAFT_UPSTREAM_KUBE_OVN and OVN_RAFT_UPSTREAM_OVN_KUBERNETES to clones)"
+  fi
+  # >>> More stages that wait plug in here, as background jobs: job NAME FUNCTION [ARGS...]
+  # (the log closes with "NAME: P passed, F failed" or ctest's summary, else the exit status
+  # counts as one check). For example, the Debian package build:
+  #   [ -f scripts/build-package.sh ] && job package bash scripts/build-package.sh build/package
+  # <<<
 fi
 
-step "abuse benchmark: every attack of the README's table, plain HTTP and TLS"
-bash scripts/abuse-benchmark.sh 2>&1 | tee build/abuse.log || status=1
-# One check per attack; a run that printed none is a failure too.
-abuse_ok=$(grep -c '^ok ' build/abuse.log || true)
-abuse_missed=$(grep -c '^MISSED ' build/abuse.log || true)
-passed=$((passed + abuse_ok))
-failed=$((failed + abuse_missed))
-[ "$abuse_ok" -gt 0 ] || { failed=$((failed + 1)); status=1; }
+# The quick checks (light on the CPU), then what compiles, one configuration at a time.
+stage unit unit_tests
+stage format format_check
+stage rules rules_check
+if [ "$tier" = all ]; then
+  stage release-build release_build
+  sanitized=0
+  stage sanitizer-build sanitizer_build || sanitized=1
+  # The image compiles inside buildah: started once the compiles here are done.
+  job image image
+  if [ "$sanitized" = 0 ]; then
+    stage sanitizer-tests sanitizer_tests
+    stage fuzz fuzz
+  fi
+  TAIL_LINES=6 collect
+fi
 
-step "unit tests under AddressSanitizer + UBSan"
-cmake -S . -B build-asan -G Ninja -DOVN_RAFT_WERROR=ON -DOVN_RAFT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
-  -DOVN_RAFT_CIVETWEB=source >/dev/null
-ninja -C build-asan unit_tests ovn-raft-exporter ovn-raft-report
-(cd build-asan && ctest -L unit -j"$jobs" --output-on-failure) 2>&1 | tee build-asan/ctest.log || status=1
-count build-asan/ctest.log
-
-step "fuzzing (${FUZZ_SECONDS:-60}s per target)"
-if bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; then passed=$((passed + 2)); else failed=$((failed + 2)); status=1; fi
-
+# --- the closing note -----------------------------------------------------------------------
+passed=0 failed=0
+printf '\n%-18s %7s %7s %7s\n' stage seconds passed failed
+while read -r name secs p f; do
+  printf '%-18s %7s %7s %7s\n' "$name" "$secs" "$p" "$f"
+  passed=$((passed + p)) failed=$((failed + f))
+done <"$logs/results"
+printf '%-18s %7s\n' "total (wall)" "$((SECONDS - t_start))"
 echo
 echo "all: $passed passed, $failed failed"
-exit $status
+[ "$failed" -eq 0 ]

@@ -23,15 +23,16 @@ import time
 import urllib.error
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import ports  # noqa: E402  (tests/support: the port blocks every test shares)
+
 EXPORTER, NB, SB, FAKE, LEADER, WORK = sys.argv[1:7]
 ONLY = sys.argv[7:]
 ROWS = []  # (attack, legit, memory and fds, target, met)
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return ports.take_ports()
 
 
 def process(pid):

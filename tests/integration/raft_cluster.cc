@@ -6,15 +6,18 @@
 
 #include <stdexcept>
 
+#include "support/ports.h"
+#include "support/test_paths.h"
+
 namespace ovn_raft::testing {
 
 RaftCluster::RaftCluster(int members) : members_(members) {
   char tmpl[] = "/tmp/ovn-raft-it.XXXXXX";
   if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp");
   dir_ = tmpl;
-  // Ports from the pid keep concurrent runs on one machine apart; all below the kernel's
-  // ephemeral range (32768-60999), where an outgoing connection could hold one.
-  base_port_ = 20000 + static_cast<int>(getpid() * 13 % 6000) * 2;
+  // Two ports of this process's own block (NB, SB), so that clusters of tests running side by
+  // side never meet.
+  base_port_ = TakePorts(2);
   Run("start " + dir_ + " " + std::to_string(members) + " " + std::to_string(base_port_));
 }
 

@@ -19,7 +19,10 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-port=$((20000 + ($$ * 11) % 11000))
+# shellcheck source=../../scripts/lib.sh
+. "$scripts/lib.sh"
+claim_ports
+port=$(free_port 12)
 OVN_RAFT_CLUSTER_UID=65534 bash "$scripts/raft-cluster.sh" start "$dir/c" 1 "$port" >/dev/null 2>&1
 for db in nb sb; do
   perms=$(stat -c '%A %u:%g' "$dir/c/m1/$db.ctl")

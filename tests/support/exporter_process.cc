@@ -11,22 +11,14 @@
 #include <stdexcept>
 #include <thread>
 
+#include "support/ports.h"
+
 namespace ovn_raft::testing {
 HttpResult HttpGet(const std::string& url, const std::string& user_password, long timeout_ms) {
   return ovn_raft::HttpGet(url, {user_password, timeout_ms});
 }
 
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
+int FreePort() { return TakePorts(1); }
 
 ExporterProcess::ExporterProcess(std::vector<std::string> args, int port) {
   port_ = port ? port : FreePort();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "http_client/http_get.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft::testing {
 
@@ -18,7 +19,7 @@ using HttpResult = HttpGetResult;
 HttpResult HttpGet(const std::string& url, const std::string& user_password = "",
                    long timeout_ms = 10000);
 
-// A TCP port on 127.0.0.1 that was free a moment ago.
+// A TCP port of this test process's own block (ports.h), on any loopback address.
 int FreePort();
 
 class ExporterProcess {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "support/test_paths.h"
+
 namespace ovn_raft::testing {
 
 inline std::filesystem::path FixturesDir() { return OVN_RAFT_FIXTURES_DIR; }

@@ -11,6 +11,7 @@
 
 #include "base/strings.h"
 #include "exporter/config.h"
+#include "support/test_paths.h"
 #ifdef OVN_RAFT_HAVE_REPORT
 #include "report/report_command.h"
 #endif
