@@ -28,6 +28,12 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
   if (!d.IsObject() || !d.HasMember("databases") || !d["databases"].IsArray()) {
     return std::string("no \"databases\" array: not an exporter's /status");
   }
+  // What is decoded stays bounded whatever the document lists: each entry becomes a report
+  // (hundreds of bytes), and a few MiB of "{}," would be millions of them.
+  if (d["databases"].Size() > kMaxStatusDatabases) {
+    return "lists " + std::to_string(d["databases"].Size()) + " databases, more than " +
+           std::to_string(kMaxStatusDatabases) + ": not an exporter's /status";
+  }
   for (const auto& db : d["databases"].GetArray()) {
     if (!db.IsObject()) continue;
     MemberReport r;
@@ -52,6 +58,17 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
       if (r.leader == "self") r.leader = r.server_id;
       r.term = Uint(s, "term");
       r.election_timer_ms = Uint(s, "election_timer_ms");
+      const bool too_many = (s.HasMember("servers") && s["servers"].IsArray() &&
+                             s["servers"].Size() > kMaxStatusMembers) ||
+                            (s.HasMember("connections") && s["connections"].IsArray() &&
+                             s["connections"].Size() > 2 * kMaxStatusMembers);
+      if (too_many) {
+        r.up = false;
+        r.error = "the status lists more than " + std::to_string(kMaxStatusMembers) +
+                  " members or twice as many connections; not read";
+        out.push_back(std::move(r));
+        continue;
+      }
       if (s.HasMember("servers") && s["servers"].IsArray()) {
         for (const auto& e : s["servers"].GetArray()) {
           if (!e.IsObject() || !e.HasMember("address") || !e["address"].IsObject()) continue;

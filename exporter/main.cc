@@ -41,7 +41,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
     // Kept even without users, so that a reload of the file can add them.
     auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
     if (web.value().tls) {
-      auto created = TlsContext::Create(*web.value().tls);
+      auto created = TlsContext::Create(*web.value().tls, config.web_config_file);
       if (!created) {
         Log(LogLevel::kError, "invalid web config", {{"error", created.error().message}});
         return 2;

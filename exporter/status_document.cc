@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "base/utf8.h"
 #include "parsers/status_json.h"
 
 namespace ovn_raft {
@@ -12,9 +13,12 @@ namespace {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
+// Every string is made valid UTF-8 here too: a strict JSON reader refuses the whole document
+// for one bad byte, whichever path it came by.
 void WriteString(JsonWriter& w, const char* key, const std::string& value) {
   w.Key(key);
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  const std::string valid = ValidUtf8(value);
+  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
 }
 
 void WriteError(JsonWriter& w, const char* key, const Error& e) {
@@ -42,8 +46,10 @@ void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
   if (!m.unknown_keys.empty() || m.unknown_dropped || m.malformed) {
     w.Key("unknown_keys");
     w.StartArray();
-    for (const auto& key : m.unknown_keys)
-      w.String(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    for (const auto& key : m.unknown_keys) {
+      const std::string valid = ValidUtf8(key);
+      w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    }
     w.EndArray();
     w.Key("unknown_keys_dropped");
     w.Uint64(m.unknown_dropped);

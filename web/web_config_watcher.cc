@@ -8,7 +8,9 @@
 namespace ovn_raft {
 
 WebConfigWatcher::WebConfigWatcher(std::string path, BasicAuth& auth)
-    : path_(std::move(path)), auth_(auth), last_(StampOf(path_)) {}
+    : path_(std::move(path)), auth_(auth), last_(StampOf(path_)) {
+  if (auto web = LoadWebConfig(path_)) tls_at_start_ = web.value().tls.has_value();
+}
 
 WebConfigWatcher::Stamp WebConfigWatcher::StampOf(const std::string& path) {
   struct stat st {};
@@ -42,6 +44,14 @@ void WebConfigWatcher::Poll() {
     auth_.Replace(std::move(web.value().basic_auth_users));
     Log(LogLevel::kInfo, "web config reloaded",
         {{"file", path_}, {"users", std::to_string(users)}});
+    // The listeners were made plain at start: TLS cannot be turned on by a reload. (With TLS on,
+    // its changes are applied by the TlsContext.)
+    if (web.value().tls && !tls_at_start_) {
+      Log(LogLevel::kWarn,
+          "tls_server_config added by a reload is not applied: TLS starts only with a restart; "
+          "still serving plain HTTP",
+          {{"file", path_}});
+    }
   }
 }
 

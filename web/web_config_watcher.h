@@ -33,6 +33,7 @@ class WebConfigWatcher {
   std::mutex mu_;
   std::chrono::steady_clock::time_point checked_;
   Stamp last_;
+  bool tls_at_start_ = false;  // whether the file had tls_server_config at start
 };
 
 }  // namespace ovn_raft
