@@ -269,7 +269,9 @@ struct TlsContext::State {
     if (!fresh) {
       // Mid-rotation (a new certificate beside the old key) or broken: keep serving the last
       // good settings, and say why.
-      Log(LogLevel::kWarn, "TLS configuration not reloaded; the last good one stays",
+      Log(LogLevel::kWarn,
+          config_changed ? "TLS configuration not reloaded; the last good one stays"
+                         : "TLS certificate not reloaded; the last good one stays",
           {{"error", fresh.error()}});
       return;
     }
