@@ -7,6 +7,8 @@
 #include <ctime>
 #include <mutex>
 
+#include "base/utf8.h"
+
 namespace ovn_raft {
 namespace {
 
@@ -53,13 +55,16 @@ bool IsControl(char c) {
 void AppendLogfmt(std::string_view value, std::string& out) {
   const bool bare = !value.empty() && value.size() <= kMaxLogValue &&
                     value.find_first_of(" =\"\\") == std::string_view::npos &&
-                    std::none_of(value.begin(), value.end(), IsControl);
+                    std::none_of(value.begin(), value.end(), IsControl) &&
+                    std::none_of(value.begin(), value.end(),
+                                 [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
   if (bare) {
     out += value;
     return;
   }
   out += '"';
-  for (char c : value.substr(0, kMaxLogValue)) {
+  // Cut on a character boundary and made valid: a log line is UTF-8 whatever the value was.
+  for (char c : ValidUtf8(Utf8Prefix(value, kMaxLogValue))) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
@@ -84,7 +89,8 @@ void AppendLogfmt(std::string_view value, std::string& out) {
 
 void AppendJsonString(std::string_view value, std::string& out) {
   out += '"';
-  for (char c : value.substr(0, kMaxLogValue)) {
+  // Cut on a character boundary and made valid: a JSON reader refuses the line otherwise.
+  for (char c : ValidUtf8(Utf8Prefix(value, kMaxLogValue))) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;

@@ -32,6 +32,12 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
   if (!d.IsObject() || !d.HasMember(keys::kDatabases) || !d[keys::kDatabases].IsArray()) {
     return std::string("no \"databases\" array: not an exporter's /status");
   }
+  // What is decoded stays bounded whatever the document lists: each entry becomes a report
+  // (hundreds of bytes), and a few MiB of "{}," would be millions of them.
+  if (d[keys::kDatabases].Size() > kMaxStatusDatabases) {
+    return "lists " + std::to_string(d[keys::kDatabases].Size()) + " databases, more than " +
+           std::to_string(kMaxStatusDatabases) + ": not an exporter's /status";
+  }
   for (const auto& db : d[keys::kDatabases].GetArray()) {
     if (!db.IsObject()) continue;
     MemberReport r;
@@ -61,6 +67,17 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
       if (r.leader == "self") r.leader = r.server_id;
       r.term = Uint(s, st::kTerm);
       r.election_timer_ms = Uint(s, st::kElectionTimerMs);
+      const bool too_many = (s.HasMember(st::kServers) && s[st::kServers].IsArray() &&
+                             s[st::kServers].Size() > kMaxStatusMembers) ||
+                            (s.HasMember(st::kConnections) && s[st::kConnections].IsArray() &&
+                             s[st::kConnections].Size() > 2 * kMaxStatusMembers);
+      if (too_many) {
+        r.up = false;
+        r.error = "the status lists more than " + std::to_string(kMaxStatusMembers) +
+                  " members or twice as many connections; not read";
+        out.push_back(std::move(r));
+        continue;
+      }
       if (s.HasMember(st::kServers) && s[st::kServers].IsArray()) {
         namespace se = keys::server_entry;
         for (const auto& e : s[st::kServers].GetArray()) {

@@ -3,6 +3,7 @@
 // One member's facts as its exporter serves them on /status, reduced to what the cluster-wide
 // report and the consensus analysis need. Decoding is pure; fetching is in report_command.cc.
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -32,6 +33,11 @@ struct MemberReport {
   std::optional<std::uint64_t> election_timer_ms;
   std::set<std::string> established;
 };
+
+// Bounds on what one /status may list: an exporter reads a few databases, and a cluster's
+// membership is refused by the exporter well below this (--ovsdb.max-members).
+constexpr std::size_t kMaxStatusDatabases = 16;
+constexpr std::size_t kMaxStatusMembers = 1024;
 
 // Decodes the JSON of one exporter's /status into one report per database; the error says why
 // the document is not one.

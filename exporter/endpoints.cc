@@ -24,7 +24,7 @@ HttpResponse Text(int status, std::string body) {
 }  // namespace
 
 Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
-                     WebConfigWatcher::Stamp web_config_stamp)
+                     WebConfigWatcher::Stamp web_config_stamp, bool tls_on)
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
@@ -32,7 +32,8 @@ Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_pt
       render_(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ =
-        std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp);
+        std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
+                                           tls_on);
   }
 }
 

@@ -22,9 +22,10 @@ namespace ovn_raft {
 
 class Endpoints {
  public:
-  // `web_config_stamp`: the web config file's stamp taken before it was loaded for `auth`.
+  // `web_config_stamp`: the web config file's stamp taken before it was loaded for `auth`;
+  // `tls_on`: whether that file turned TLS on.
   Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
-            WebConfigWatcher::Stamp web_config_stamp = {});
+            WebConfigWatcher::Stamp web_config_stamp = {}, bool tls_on = false);
   HttpResponse Handle(const HttpRequest& request);
   // SIGHUP: re-reads the web config file now; false when there is none.
   bool ReloadWebConfig();

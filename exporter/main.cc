@@ -42,7 +42,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
     // Kept even without users, so that a reload of the file can add them.
     auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
     if (web.value().tls) {
-      auto created = TlsContext::Create(*web.value().tls);
+      auto created = TlsContext::Create(*web.value().tls, config.web_config_file);
       if (!created) {
         Log(LogLevel::kError, "invalid web config", {{"error", created.error().message}});
         return 2;
@@ -75,7 +75,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
       },
       config.min_interval);
   const bool auth_on = auth && auth->users() > 0;
-  Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp);
+  Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
   web.threads = config.web_max_connections;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "base/utf8.h"
 #include "parsers/status_json.h"
 #include "parsers/status_keys.h"
 
@@ -15,9 +16,12 @@ namespace keys = status_keys;
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
+// Every string is made valid UTF-8 here too: a strict JSON reader refuses the whole document
+// for one bad byte, whichever path it came by.
 void WriteString(JsonWriter& w, const char* key, const std::string& value) {
   w.Key(key);
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  const std::string valid = ValidUtf8(value);
+  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
 }
 
 void WriteError(JsonWriter& w, const char* key, const Error& e) {
@@ -45,8 +49,10 @@ void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
   if (!m.unknown_keys.empty() || m.unknown_dropped || m.malformed) {
     w.Key(keys::memory::kUnknownKeys);
     w.StartArray();
-    for (const auto& key : m.unknown_keys)
-      w.String(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    for (const auto& key : m.unknown_keys) {
+      const std::string valid = ValidUtf8(key);
+      w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    }
     w.EndArray();
     w.Key(keys::memory::kUnknownKeysDropped);
     w.Uint64(m.unknown_dropped);

@@ -7,9 +7,23 @@
 namespace ovn_raft {
 namespace {
 
+struct Sink {
+  std::string* body;
+  std::size_t max_bytes;  // 0: no limit
+  bool overflowed = false;
+};
+
+// Returning less than was given makes libcurl end the transfer (CURLE_WRITE_ERROR): an endless
+// or huge body stops at the bound instead of filling memory.
 size_t Append(char* data, size_t size, size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
+  auto* sink = static_cast<Sink*>(out);
+  const std::size_t bytes = size * n;
+  if (sink->max_bytes > 0 && bytes > sink->max_bytes - sink->body->size()) {
+    sink->overflowed = true;
+    return 0;
+  }
+  sink->body->append(data, bytes);
+  return bytes;
 }
 
 }  // namespace
@@ -25,7 +39,8 @@ HttpGetResult HttpClient::Get(const std::string& url, const HttpGetOptions& opti
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, options.timeout_ms);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r.body);
+  Sink sink{&r.body, options.max_body_bytes};
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(curl, CURLOPT_USERPWD,
                    options.user_password.empty() ? nullptr : options.user_password.c_str());
   curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, options.fresh_connection ? 1L : 0L);
@@ -35,6 +50,9 @@ HttpGetResult HttpClient::Get(const std::string& url, const HttpGetOptions& opti
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (rc == CURLE_OK) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+  } else if (sink.overflowed) {
+    r.body.clear();
+    r.error = "the response body exceeds " + std::to_string(options.max_body_bytes) + " bytes";
   } else {
     r.error = curl_easy_strerror(rc);
   }

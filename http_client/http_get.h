@@ -3,6 +3,7 @@
 // HTTP(S) GET with libcurl: a client that keeps its connection between requests, as a scraper
 // does, and a one-shot form.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,8 @@ struct HttpGetOptions {
   std::string user_password;  // "user:password" for basic auth; empty: none
   long timeout_ms = 10000;
   bool fresh_connection = false;  // a new connection for this request, closed after it
+  // The largest body accepted; more ends the transfer with an error saying so. 0: no limit.
+  std::size_t max_body_bytes = 0;
 };
 
 struct HttpGetResult {

@@ -6,6 +6,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -155,6 +156,10 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::Extract(const CallOpti
     if (!kind) return ReadResult<JsonMessage>(kind.error());
     if (kind.value() == MessageKind::kReplyToUs) {
       compact();
+      // A large reply's buffer is dead weight while the round's other calls are still read.
+      if (buffer_.capacity() > 4 * kChunkBytes && buffer_.size() <= kChunkBytes) {
+        std::string(buffer_).swap(buffer_);
+      }
       return message;
     }
   }
@@ -188,18 +193,34 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::OnReadable(const CallO
                                              std::to_string(buffer_.size()) + " bytes of reply"});
   }
   received_ = true;
+  if (options.budget != nullptr && !options.budget->Take(static_cast<std::size_t>(n))) {
+    options.budget->CountRefusal();
+    return ReadResult<JsonMessage>(
+        Error{ErrorCode::kRoundBudgetExceeded,
+              "reply from " + path_ + " refused after " + std::to_string(buffer_.size()) +
+                  " bytes: the read round's memory budget for the database (" +
+                  std::to_string(options.budget->limit()) + " bytes) is spent"});
+  }
   buffer_.append(chunk_.get(), static_cast<std::size_t>(n));
   return Extract(options);
 }
 
 void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
   const auto deadline = JsonRpcConnection::Clock::now() + options.timeout;
+  // Each call's own cap and budget, where it has them.
+  const auto options_of = [&options](const JsonRpcCall& call) {
+    CallOptions o = options;
+    if (call.max_reply_bytes != 0)
+      o.max_reply_bytes = std::min(o.max_reply_bytes, call.max_reply_bytes);
+    if (call.budget != nullptr) o.budget = call.budget;
+    return o;
+  };
   std::vector<JsonRpcCall*> open;
   for (auto& call : calls) {
     if (auto error = call.connection->Start(call.request, call.id, deadline)) {
       call.reply = *error;
       call.done_at = JsonRpcConnection::Clock::now();
-    } else if (auto done = call.connection->Extract(options)) {
+    } else if (auto done = call.connection->Extract(options_of(call))) {
       call.reply = std::move(*done);
       call.done_at = JsonRpcConnection::Clock::now();
     } else {
@@ -219,7 +240,7 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
     for (std::size_t i = 0; i < open.size(); ++i) {
       auto* call = open[i];
       std::optional<ReadResult<JsonMessage>> done;
-      if (fds[i].revents != 0) done = call->connection->OnReadable(options, deadline);
+      if (fds[i].revents != 0) done = call->connection->OnReadable(options_of(*call), deadline);
       if (!done) {
         still.push_back(call);
         continue;
@@ -254,11 +275,12 @@ ReadResult<std::string> UnixctlResult(const JsonRpcCall& call) {
   return DecodeUnixctlReply(call.reply.value());
 }
 
-JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock) {
+JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock, std::string_view database) {
   JsonRpcCall call;
   call.connection = &sock;
   call.id = sock.NextId();
-  call.request = EncodeServerDatabaseSelect(call.id);
+  call.request = EncodeServerDatabaseSelect(database, call.id);
+  call.max_reply_bytes = kMaxServerSelectBytes;
   return call;
 }
 

@@ -15,6 +15,7 @@
 #include "ovsdb/jsonrpc_framing.h"
 #include "ovsdb/jsonrpc_message.h"
 #include "ovsdb/read_error.h"
+#include "ovsdb/reply_budget.h"
 #include "parsers/server_database.h"
 
 namespace ovn_raft {
@@ -28,6 +29,8 @@ struct CallOptions {
   std::chrono::milliseconds timeout = kDefaultCallTimeout;
   // Replies above this are abandoned with kReplyTooLarge (a cluster/status is a few KiB).
   std::size_t max_reply_bytes = kDefaultMaxReplyBytes;
+  // Shared with the other calls of a read round (see reply_budget.h); null: none.
+  ReplyBudget* budget = nullptr;
 };
 
 struct JsonRpcCall;
@@ -86,6 +89,10 @@ struct JsonRpcCall {
   int id = 0;
   ReadResult<JsonMessage> reply = Error{ErrorCode::kTimeout, "not run"};
   std::chrono::steady_clock::time_point done_at;  // when the reply or the error came
+  // A tighter cap than the options' for this call's reply (0: the options'), and the budget it
+  // draws on (null: the options').
+  std::size_t max_reply_bytes = 0;
+  ReplyBudget* budget = nullptr;
 };
 
 // Sends every call's request, then waits for all replies together on this thread, so the
@@ -97,7 +104,10 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
 JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
                            const std::vector<std::string>& params);
 ReadResult<std::string> UnixctlResult(const JsonRpcCall& call);
-JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock);
+// The select of one database's row: its reply is a few hundred bytes, and is capped at
+// kMaxServerSelectBytes whatever the reply cap (a flood of tiny rows is costly to parse).
+inline constexpr std::size_t kMaxServerSelectBytes = 64u << 10;
+JsonRpcCall ServerDatabasesRequest(JsonRpcConnection& sock, std::string_view database);
 ReadResult<std::vector<ServerDatabase>> ServerDatabasesResult(const JsonRpcCall& call);
 
 }  // namespace ovn_raft

@@ -51,12 +51,8 @@ std::string Describe(const Value& v) {
 // must not become a log line as long. The start says what went wrong.
 constexpr std::size_t kMaxErrorText = 512;
 
-std::string Bounded(std::string text) {
-  if (text.size() <= kMaxErrorText) return text;
-  const std::size_t size = text.size();
-  text.resize(kMaxErrorText);
-  return text + "... (" + std::to_string(size) + " bytes)";
-}
+// Cut on a character boundary: a cut inside one would leave invalid UTF-8 in /status and logs.
+std::string Bounded(const std::string& text) { return BoundedUtf8(text, kMaxErrorText); }
 
 std::optional<std::string> ReplyError(const Value& doc) {
   const auto it = doc.FindMember("error");
@@ -64,16 +60,19 @@ std::optional<std::string> ReplyError(const Value& doc) {
   if (it->value.IsObject() && it->value.HasMember("error")) {
     std::string text = Describe(it->value["error"]);
     if (it->value.HasMember("details")) text += ": " + Describe(it->value["details"]);
-    return Bounded(std::move(text));
+    return Bounded(text);
   }
   return Bounded(Describe(it->value));
 }
+
+// A _Server string (a name, a model, a UUID) is a few dozen bytes; a longer one is cut.
+constexpr std::size_t kMaxServerField = 128;
 
 // OVSDB UUIDs are ["uuid","..."]; an empty optional value is ["set",[]].
 std::optional<std::string> OptionalUuid(const Value& v) {
   if (v.IsArray() && v.Size() == 2 && v[0].IsString() &&
       std::string_view(v[0].GetString()) == "uuid" && v[1].IsString()) {
-    return std::string(v[1].GetString(), v[1].GetStringLength());
+    return BoundedUtf8({v[1].GetString(), v[1].GetStringLength()}, kMaxServerField);
   }
   return std::nullopt;
 }
@@ -102,12 +101,41 @@ std::string EncodeUnixctlRequest(std::string_view method, const std::vector<std:
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-std::string EncodeServerDatabaseSelect(int id) {
-  return std::string(
-             R"({"method":"transact","params":["_Server",{"op":"select","table":"Database",)"
-             R"("where":[],"columns":["name","model","connected","leader","cid","sid","index"]}],)"
-             R"("id":)") +
-         std::to_string(id) + "}";
+std::string EncodeServerDatabaseSelect(std::string_view database, int id) {
+  // Built with a writer: the name is the operator's and is escaped as JSON.
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("method");
+  w.String("transact");
+  w.Key("params");
+  w.StartArray();
+  w.String("_Server");
+  w.StartObject();
+  w.Key("op");
+  w.String("select");
+  w.Key("table");
+  w.String("Database");
+  w.Key("where");
+  w.StartArray();
+  w.StartArray();
+  w.String("name");
+  w.String("==");
+  w.String(database.data(), static_cast<rapidjson::SizeType>(database.size()));
+  w.EndArray();
+  w.EndArray();
+  w.Key("columns");
+  w.StartArray();
+  for (const char* column : {"name", "model", "connected", "leader", "cid", "sid", "index"}) {
+    w.String(column);
+  }
+  w.EndArray();
+  w.EndObject();
+  w.EndArray();
+  w.Key("id");
+  w.Int(id);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 ReadResult<MessageKind> ClassifyMessage(const JsonMessage& d, int id) {
@@ -141,6 +169,13 @@ ReadResult<std::vector<ServerDatabase>> DecodeServerDatabaseReply(const JsonMess
   if (rows == op.MemberEnd() || !rows->value.IsArray()) {
     return Error{ErrorCode::kProtocolError, "select result without rows"};
   }
+  // The select names one database: a server that sends more rows than that is not believed,
+  // and is not parsed row by row either.
+  if (rows->value.Size() > kMaxServerDatabaseRows) {
+    return Error{ErrorCode::kProtocolError,
+                 "select of one database returned " + std::to_string(rows->value.Size()) +
+                     " rows, more than " + std::to_string(kMaxServerDatabaseRows)};
+  }
   std::vector<ServerDatabase> out;
   for (const Value& row : rows->value.GetArray()) {
     if (!row.IsObject()) return Error{ErrorCode::kProtocolError, "row is not an object"};
@@ -149,9 +184,9 @@ ReadResult<std::vector<ServerDatabase>> DecodeServerDatabaseReply(const JsonMess
       const std::string_view key(m.name.GetString(), m.name.GetStringLength());
       const Value& v = m.value;
       if (key == "name" && v.IsString()) {
-        db.name.assign(v.GetString(), v.GetStringLength());
+        db.name = BoundedUtf8({v.GetString(), v.GetStringLength()}, kMaxServerField);
       } else if (key == "model" && v.IsString()) {
-        db.model.assign(v.GetString(), v.GetStringLength());
+        db.model = BoundedUtf8({v.GetString(), v.GetStringLength()}, kMaxServerField);
       } else if (key == "connected" && v.IsBool()) {
         db.connected = v.GetBool();
       } else if (key == "leader" && v.IsBool()) {

@@ -18,8 +18,12 @@ namespace ovn_raft {
 std::string EncodeUnixctlRequest(std::string_view method, const std::vector<std::string>& params,
                                  int id);
 
-// A read-only `transact` selecting the _Server database's Database table (small columns only).
-std::string EncodeServerDatabaseSelect(int id);
+// A read-only `transact` selecting `database`'s row of the _Server database's Database table
+// (small columns only).
+std::string EncodeServerDatabaseSelect(std::string_view database, int id);
+
+// Rows accepted in the select's reply: it names one database.
+inline constexpr std::size_t kMaxServerDatabaseRows = 4;
 
 // One framed message, parsed once: classified, then decoded, from the same document.
 using JsonMessage = rapidjson::Document;

@@ -10,17 +10,18 @@
 namespace ovn_raft {
 
 enum class ErrorCode {
-  kSocketMissing,     // no such socket file
-  kPermissionDenied,  // the socket exists but may not be opened
-  kConnectFailed,     // refused or any other connect error (server not listening)
-  kTimeout,           // the deadline passed before a full reply arrived
-  kConnectionClosed,  // the server closed the connection before a full reply
-  kReplyTooLarge,     // the reply exceeded the size bound
-  kInvalidJson,       // bytes that are not JSON
-  kRpcError,          // a well-formed error reply, e.g. "unknown cluster"
-  kProtocolError,     // JSON, but not the shape the protocol promises
-  kNotClustered,      // the database is standalone or a relay: it has no Raft status
-  kViewTooLarge,      // the status lists more members than --ovsdb.max-members
+  kSocketMissing,        // no such socket file
+  kPermissionDenied,     // the socket exists but may not be opened
+  kConnectFailed,        // refused or any other connect error (server not listening)
+  kTimeout,              // the deadline passed before a full reply arrived
+  kConnectionClosed,     // the server closed the connection before a full reply
+  kReplyTooLarge,        // the reply exceeded the size bound
+  kInvalidJson,          // bytes that are not JSON
+  kRpcError,             // a well-formed error reply, e.g. "unknown cluster"
+  kProtocolError,        // JSON, but not the shape the protocol promises
+  kNotClustered,         // the database is standalone or a relay: it has no Raft status
+  kViewTooLarge,         // the status lists more members than --ovsdb.max-members
+  kRoundBudgetExceeded,  // the read round's memory budget for the database was spent
 };
 
 // Every code, in order: the reasons the errors counter starts at 0.
@@ -28,7 +29,7 @@ inline constexpr ErrorCode kAllErrorCodes[] = {
     ErrorCode::kSocketMissing, ErrorCode::kPermissionDenied, ErrorCode::kConnectFailed,
     ErrorCode::kTimeout,       ErrorCode::kConnectionClosed, ErrorCode::kReplyTooLarge,
     ErrorCode::kInvalidJson,   ErrorCode::kRpcError,         ErrorCode::kProtocolError,
-    ErrorCode::kNotClustered,  ErrorCode::kViewTooLarge,
+    ErrorCode::kNotClustered,  ErrorCode::kViewTooLarge,     ErrorCode::kRoundBudgetExceeded,
 };
 
 // Stable snake_case name of a code.
@@ -56,6 +57,8 @@ inline const char* ErrorCodeName(ErrorCode code) {
       return "not_clustered";
     case ErrorCode::kViewTooLarge:
       return "view_too_large";
+    case ErrorCode::kRoundBudgetExceeded:
+      return "round_budget_exceeded";
   }
   return "unknown";
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "base/strings.h"
+#include "base/utf8.h"
 #include "parsers/address.h"
 #include "parsers/connections_parser.h"
 #include "parsers/server_entry_parser.h"
@@ -65,7 +66,7 @@ class Parser {
   void Warn(int number, std::string_view line, std::string reason) {
     // A huge garbage line would make the warning list huge; keep the start of it.
     if (!Room(out_.warnings)) return;
-    out_.warnings.push_back({number, std::string(line.substr(0, 200)), std::move(reason)});
+    out_.warnings.push_back({number, std::string(Utf8Prefix(line, 200)), std::move(reason)});
   }
 
   template <typename List>

@@ -1,6 +1,7 @@
 #include "parsers/storage_status.h"
 
 #include "base/strings.h"
+#include "base/utf8.h"
 
 namespace ovn_raft {
 namespace {
@@ -16,7 +17,8 @@ std::optional<StorageStatus> ParseStorageStatus(std::string_view reply) {
   if (line.empty()) return std::nullopt;
   StorageStatus s;
   s.ok = line == "ok";
-  if (!s.ok) s.error = std::string(line.substr(0, kMaxErrorLength));
+  // Cut between characters and made valid: it is shown on /status as a JSON string.
+  if (!s.ok) s.error = BoundedUtf8(line, kMaxErrorLength);
   return s;
 }
 

@@ -2,6 +2,8 @@
 
 #include <malloc.h>
 
+#include <algorithm>
+
 #include "parsers/cluster_status_parser.h"
 #include "parsers/memory_usage.h"
 #include "parsers/ovs_version.h"
@@ -72,7 +74,13 @@ Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
   std::vector<JsonRpcCall> calls;
   std::vector<Asked> asked;
   const auto start = Clock::now();
+  // Each database's share of the round's budget, drawn on by all its calls.
+  std::vector<std::unique_ptr<ReplyBudget>> budgets;
+  const std::size_t share = std::max(kRoundBudgetBytes, options_.max_reply_bytes) /
+                            std::max<std::size_t>(slots_.size(), 1);
   for (const auto& slot : slots_) {
+    const std::size_t first = calls.size();
+    budgets.push_back(std::make_unique<ReplyBudget>(share));
     Asked a;
     // memory/show first when asked: ovsdb-server answers it on the next turn of its main loop,
     // which then overlaps the requests that follow.
@@ -87,12 +95,13 @@ Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
     calls.push_back(UnixctlRequest(slot->ctl, "cluster/status", {slot->target.name}));
     if (slot->sock) {
       a.select = calls.size();
-      calls.push_back(ServerDatabasesRequest(*slot->sock));
+      calls.push_back(ServerDatabasesRequest(*slot->sock, slot->target.name));
     }
+    for (std::size_t k = first; k < calls.size(); ++k) calls[k].budget = budgets.back().get();
     asked.push_back(a);
   }
   ExchangeAll(calls, options_);
-  ReadVersions(start + options_.timeout);
+  ReadVersions(start + options_.timeout, budgets);
 
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Slot& slot = *slots_[i];
@@ -101,6 +110,7 @@ Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
     const JsonRpcCall* select = a.select != kNone ? &calls[a.select] : nullptr;
     DatabaseReading r;
     r.target = slot.target;
+    r.budget_refusals = budgets[i]->refusals();
     const auto done = select ? std::max(status.done_at, select->done_at) : status.done_at;
     r.duration_seconds = std::chrono::duration<double>(done - start).count();
     auto text = UnixctlResult(status);
@@ -199,14 +209,17 @@ void DatabaseReader::Observe(Slot& slot, std::chrono::system_clock::time_point n
   }
 }
 
-void DatabaseReader::ReadVersions(std::chrono::steady_clock::time_point deadline) {
+void DatabaseReader::ReadVersions(std::chrono::steady_clock::time_point deadline,
+                                  const std::vector<std::unique_ptr<ReplyBudget>>& budgets) {
   std::vector<JsonRpcCall> calls;
   std::vector<Slot*> asked;
-  for (const auto& slot : slots_) {
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const auto& slot = slots_[i];
     const bool answered = slot->ctl.fd() >= 0;  // failed calls drop the connection
     if (!answered || slot->version_connects == slot->ctl.connects()) continue;
     slot->ovs_version.reset();
     calls.push_back(UnixctlRequest(slot->ctl, "version", {}));
+    calls.back().budget = budgets[i].get();
     asked.push_back(slot.get());
   }
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -31,6 +31,12 @@ namespace ovn_raft {
 
 // The default of --ovsdb.max-members.
 inline constexpr std::size_t kDefaultMaxMembers = 256;
+// The memory budget of one read round for the replies of all its calls (never below one reply
+// at --ovsdb.max-reply-size), shared equally by the databases, so that a hostile server behind
+// one cannot starve the others. Chosen so that a round in which every call is answered at the
+// default cap by a hostile server, for two databases, keeps the process under the shipped container
+// limit (deploy/, docs/round-memory-budget.md); a real round uses a few KiB of it.
+inline constexpr std::size_t kRoundBudgetBytes = 16u << 20;
 
 class DatabaseReader {
  public:
@@ -85,7 +91,9 @@ class DatabaseReader {
   static void Observe(Slot& slot, std::chrono::system_clock::time_point now, DatabaseReading& r);
 
   // Asks `version` of every server whose answer is not known for its current connection.
-  void ReadVersions(std::chrono::steady_clock::time_point deadline);
+  // `budgets`: one per slot, in slots_' order.
+  void ReadVersions(std::chrono::steady_clock::time_point deadline,
+                    const std::vector<std::unique_ptr<ReplyBudget>>& budgets);
 
   Snapshot ReadRound(std::size_t* reply_bytes);
 

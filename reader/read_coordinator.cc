@@ -52,7 +52,13 @@ void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
     for (const auto& db : snapshot ? snapshot->databases : std::vector<DatabaseReading>{}) {
       const auto error = db.primary_error();
       const std::string reason = error ? ErrorCodeName(error->code) : "";
-      if (error) ++errors_[{db.target.name, reason}];
+      // Every reply the round's budget refused counts, not only one that failed the database.
+      if (error && error->code != ErrorCode::kRoundBudgetExceeded)
+        ++errors_[{db.target.name, reason}];
+      if (db.budget_refusals > 0) {
+        errors_[{db.target.name, ErrorCodeName(ErrorCode::kRoundBudgetExceeded)}] +=
+            db.budget_refusals;
+      }
       std::string& last = last_reason_[db.target.name];
       if (reason != last) {
         events.push_back(error ? Event{LogLevel::kWarn, db.target.name, reason, error->message}

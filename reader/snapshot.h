@@ -3,6 +3,7 @@
 // One round of reads of every watched database: what the metrics, /status and /readyz show.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct DatabaseReading {
   // has not been compacted since at least then.
   std::optional<std::chrono::system_clock::time_point> log_uncompacted_since;
   double duration_seconds = 0;
+  // Replies of this round refused because the database's share of the round's memory budget
+  // was spent (each also counted in ovn_raft_exporter_errors_total, round_budget_exceeded).
+  std::uint64_t budget_refusals = 0;
 
   // The `up` of this database: its Raft status was read and parsed.
   bool up() const { return status.has_value(); }

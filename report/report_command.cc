@@ -17,13 +17,23 @@
 #include "consensus/database_health.h"
 #include "consensus/member_report.h"
 #include "http_client/http_get.h"
+#include "report/advised_command.h"
+#include "report/terminal_text.h"
 
 namespace ovn_raft {
 namespace {
 
+// The largest /status read. A real one is tens of KiB (a few hundred with hundreds of members);
+// the bound keeps a hostile or endless body from filling memory: a document of that size made
+// of the smallest JSON values parses to about twenty times its size.
+constexpr std::size_t kMaxStatusBytes = 2u << 20;
+
 // GET URL/status: the body, or why not.
 Result<std::string, std::string> FetchStatus(const std::string& base, long timeout_ms) {
-  const auto r = HttpGet(base + "/status", {.user_password = "", .timeout_ms = timeout_ms});
+  const auto r = HttpGet(base + "/status", {.user_password = "",
+                                            .timeout_ms = timeout_ms,
+                                            .fresh_connection = false,
+                                            .max_body_bytes = kMaxStatusBytes});
   if (r.status == 0) return Result<std::string, std::string>::Failure(r.error);
   if (r.status != 200)
     return Result<std::string, std::string>::Failure("HTTP " + std::to_string(r.status));
@@ -120,8 +130,16 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
         Join(c.undecided).c_str());
   }
   for (const auto& id : c.ranked_suspects) {
-    std::printf("    to remove %s, from a healthy member: ovs-appctl -t %s cluster/kick %s %s\n",
-                id.c_str(), ctl.c_str(), db.c_str(), id.c_str());
+    // The one line that changes a cluster: printed only when every part is what it should be.
+    const auto kick = KickCommand(ctl, db, id);
+    if (kick) {
+      std::printf("    to remove %s, from a healthy member: %s\n", id.c_str(),
+                  kick.value().c_str());
+    } else {
+      std::printf(
+          "    to remove %s: no command advised: %s (see the runbook, OVNRaftStaleMember)\n",
+          id.c_str(), kick.error().c_str());
+    }
   }
 }
 
@@ -168,17 +186,22 @@ bool FetchAll(const std::vector<std::string>& urls, long timeout_ms, ReportsByDb
   bool all = true;
   for (const auto& url : urls) {
     const auto body = FetchStatus(url, timeout_ms);
-    const auto reports = body ? DecodeStatusJson(body.value(), url) : std::string{};
+    auto reports = body ? DecodeStatusJson(body.value(), url) : std::string{};
     const std::string why = !body                     ? body.error()
                             : !reports                ? reports.error()
                             : reports.value().empty() ? "no database"
                                                       : "";
     if (!why.empty()) {
-      std::printf("%s: unreachable (%s)\n", url.c_str(), why.c_str());
+      std::printf("%s: unreachable (%s)\n", TerminalText(url).c_str(), TerminalText(why).c_str());
       all = false;
       continue;
     }
-    for (const auto& r : reports.value()) by_db[r.db].push_back(r);
+    // Everything a /status says is shown escaped: from here on no string can act on the
+    // terminal.
+    for (auto& r : reports.value()) {
+      MakeTerminalSafe(r);
+      by_db[r.db].push_back(std::move(r));
+    }
   }
   return all;
 }

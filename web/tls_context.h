@@ -1,10 +1,13 @@
 #pragma once
 
 // The exporter's TLS server side, configured from the web config's tls_server_config onto
-// civetweb's OpenSSL context (its init_ssl callback). The certificate and key are re-read when
-// their files change (cert-manager renews them in place), checked at most once a second during
-// a handshake; a pair that does not load keeps the last good one. Only in builds whose civetweb
-// links OpenSSL 3 itself (-DOVN_RAFT_CIVETWEB=source); elsewhere Create says so.
+// civetweb's OpenSSL context (its init_ssl callback) and onto every connection as its
+// ClientHello arrives. A thread of its own looks at the files once a second: a certificate,
+// key or client CA that changed (cert-manager renews them in place) is read (bounded, without
+// blocking: bounded_file.h) and checked, and a changed tls_server_config in the web config
+// file is applied, all outside any handshake; the new settings are then swapped in. What does
+// not load keeps the last good settings and is logged. Only in builds whose civetweb links
+// OpenSSL 3 itself (-DOVN_RAFT_CIVETWEB=source); elsewhere Create says so.
 
 #include <memory>
 #include <string>
@@ -20,7 +23,10 @@ class TlsContext {
   // Whether this build can serve TLS.
   static bool Available();
   // Loads and checks the files now: a server that would fail every handshake does not start.
-  static Result<std::unique_ptr<TlsContext>, SetupError> Create(const TlsServerConfig& config);
+  // `web_config_file`, when given, is where `config` came from: its tls_server_config is
+  // applied again when it changes.
+  static Result<std::unique_ptr<TlsContext>, SetupError> Create(
+      const TlsServerConfig& config, const std::string& web_config_file = "");
   ~TlsContext();
   TlsContext(const TlsContext&) = delete;
   TlsContext& operator=(const TlsContext&) = delete;
@@ -29,7 +35,7 @@ class TlsContext {
   // 1 on success, -1 on failure, as civetweb's init_ssl wants.
   int Configure(void* ssl_ctx);
 
-  struct State;  // OpenSSL objects; defined in tls_context.cc
+  struct State;  // OpenSSL objects and the reloader; defined in tls_context.cc
 
  private:
   explicit TlsContext(std::unique_ptr<State> state);

@@ -1,15 +1,11 @@
 #include "web/web_config.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "base/strings.h"
+#include "web/bounded_file.h"
 #include "web/tls_names.h"
 
 namespace ovn_raft {
@@ -91,20 +87,8 @@ std::string ApplyTls(TlsServerConfig& tls, const std::string& key, const std::st
              "level)";
     }
     (key == "min_version" ? tls.min_version : tls.max_version) = value;
-  } else if (key == "cipher_suites") {
-    for (const auto& name : tls.cipher_suites) {
-      if (!OpenSslCipher(name)) {
-        return "cipher suite \"" + name +
-               "\" is not one this exporter can honour (the ECDHE and RSA suites with AES-GCM, "
-               "ChaCha20-Poly1305 or AES-CBC, by their Go names)";
-      }
-    }
-  } else if (key == "curve_preferences") {
-    for (const auto& name : tls.curve_preferences) {
-      if (!OpenSslGroup(name)) {
-        return "curve \"" + name + "\" is not X25519, CurveP256, CurveP384 or CurveP521";
-      }
-    }
+  } else if (key == "cipher_suites" || key == "curve_preferences") {
+    // Every item is checked once, when it is read (ListItemProblem): not the whole list again.
   } else if (key == "prefer_server_cipher_suites") {
     if (value != "true" && value != "false") return key + " must be true or false";
     tls.prefer_server_cipher_suites = value == "true";
@@ -113,6 +97,24 @@ std::string ApplyTls(TlsServerConfig& tls, const std::string& key, const std::st
   } else {
     return "tls_server_config." + key +
            " is not supported by this exporter (see docs/web-config.md)";
+  }
+  return "";
+}
+
+// "" when `name` may be in the list `key`, else why not. Each item is checked once, as it is
+// read, and a list stops at kMaxTlsListItems: a reload costs time linear in the file, bounded.
+std::string ListItemProblem(const std::string& key, const std::vector<std::string>& list,
+                            const std::string& name) {
+  if (list.size() >= kMaxTlsListItems) {
+    return key + " lists more than " + std::to_string(kMaxTlsListItems) + " entries";
+  }
+  if (key == "cipher_suites" && !OpenSslCipher(name)) {
+    return "cipher suite \"" + name +
+           "\" is not one this exporter can honour (the ECDHE and RSA suites with AES-GCM, "
+           "ChaCha20-Poly1305 or AES-CBC, by their Go names)";
+  }
+  if (key == "curve_preferences" && !OpenSslGroup(name)) {
+    return "curve \"" + name + "\" is not X25519, CurveP256, CurveP384 or CurveP521";
   }
   return "";
 }
@@ -156,10 +158,11 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
     if (indented && body.front() == '-' && !list_key.empty()) {
       auto& list =
           list_key == "cipher_suites" ? config.tls->cipher_suites : config.tls->curve_preferences;
-      list.push_back(Unquote(body.substr(1)));
-      if (auto problem = ApplyTls(*config.tls, list_key, ""); !problem.empty()) {
+      std::string item = Unquote(body.substr(1));
+      if (auto problem = ListItemProblem(list_key, list, item); !problem.empty()) {
         return Bad(number, problem);
       }
+      list.push_back(std::move(item));
       continue;
     }
     list_key.clear();
@@ -186,8 +189,15 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
         }
         auto list = FlowList(value);
         if (!list) return Bad(number, key + " must be a list");
+        std::vector<std::string> checked;
+        for (auto& item : *list) {
+          if (auto problem = ListItemProblem(key, checked, item); !problem.empty()) {
+            return Bad(number, problem);
+          }
+          checked.push_back(std::move(item));
+        }
         (key == "cipher_suites" ? config.tls->cipher_suites : config.tls->curve_preferences) =
-            std::move(*list);
+            std::move(checked);
       }
       if (auto problem = ApplyTls(*config.tls, key, value); !problem.empty()) {
         return Bad(number, problem);
@@ -215,23 +225,11 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
 }
 
 Result<WebConfig, SetupError> LoadWebConfig(const std::string& path) {
-  // A directory opens as a stream that reads nothing, an empty config: no users, no
-  // authentication. A Kubernetes Secret mounted without subPath is exactly that.
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) {
-    return SetupError{"cannot read web config " + path + ": " + std::strerror(errno)};
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return SetupError{"web config " + path + " is " +
-                      (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") +
-                      ", not a file (a Secret mounted without subPath? name the file in it)"};
-  }
-  std::ifstream in(path);
-  std::stringstream s;
-  if (!in || !(s << in.rdbuf()) || in.bad()) {
-    return SetupError{"cannot read web config " + path};
-  }
-  auto config = ParseWebConfig(s.str());
+  // A directory would read as an empty config: no users, no authentication (a Kubernetes Secret
+  // mounted without subPath is exactly that); a FIFO would block the reload for ever.
+  auto text = ReadBoundedFile(path, kMaxWebConfigBytes, "web config");
+  if (!text) return SetupError{text.error()};
+  auto config = ParseWebConfig(text.value());
   if (config && config.value().tls) {
     const auto slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);

@@ -15,6 +15,7 @@
 //
 // What it cannot honour is refused with the reason, never ignored.
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,6 +31,12 @@ namespace ovn_raft {
 constexpr unsigned kMinBcryptCost = 4;
 constexpr unsigned kMaxBcryptCost = 16;
 
+// The largest web config file read (a real one is well under a KiB per user), and the most
+// entries a cipher_suites or curve_preferences list may have (there are fewer suites and curves
+// than that to name).
+constexpr std::size_t kMaxWebConfigBytes = 1u << 20;
+constexpr std::size_t kMaxTlsListItems = 64;
+
 struct TlsServerConfig {
   std::string cert_file;
   std::string key_file;
@@ -42,6 +49,7 @@ struct TlsServerConfig {
   std::vector<std::string> cipher_suites;      // Go names; empty: OpenSSL's defaults
   std::vector<std::string> curve_preferences;  // Go names; empty: OpenSSL's defaults
   bool prefer_server_cipher_suites = true;
+  bool operator==(const TlsServerConfig&) const = default;
 };
 
 struct WebConfig {
@@ -52,7 +60,8 @@ struct WebConfig {
 // Pure: parses the file's text. Fails closed: a hash that is not a usable bcrypt hash, or a
 // user listed twice, is an error, not a user nobody can log in as (or the last one kept).
 Result<WebConfig, SetupError> ParseWebConfig(const std::string& text);
-// The file at `path`, which must be a readable regular file. Relative TLS file paths become
+// The file at `path`, which must be a readable regular file of at most kMaxWebConfigBytes (see
+// bounded_file.h). Relative TLS file paths become
 // relative to its directory, as exporter-toolkit has them.
 Result<WebConfig, SetupError> LoadWebConfig(const std::string& path);
 

@@ -7,8 +7,9 @@
 
 namespace ovn_raft {
 
-WebConfigWatcher::WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded)
-    : path_(std::move(path)), auth_(auth), last_(loaded) {}
+WebConfigWatcher::WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded,
+                                   bool tls_at_start)
+    : path_(std::move(path)), auth_(auth), last_(loaded), tls_at_start_(tls_at_start) {}
 
 WebConfigWatcher::Stamp WebConfigWatcher::StampOf(const std::string& path) {
   struct stat st {};
@@ -56,6 +57,14 @@ void WebConfigWatcher::Load() {
     auth_.Replace(std::move(web.value().basic_auth_users));
     Log(LogLevel::kInfo, "web config reloaded",
         {{"file", path_}, {"users", std::to_string(users)}});
+    // The listeners were made plain at start: TLS cannot be turned on by a reload. (With TLS on,
+    // its changes are applied by the TlsContext.)
+    if (web.value().tls && !tls_at_start_) {
+      Log(LogLevel::kWarn,
+          "tls_server_config added by a reload is not applied: TLS starts only with a restart; "
+          "still serving plain HTTP",
+          {{"file", path_}});
+    }
   }
 }
 

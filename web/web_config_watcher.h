@@ -25,13 +25,15 @@ class WebConfigWatcher {
   static Stamp StampOf(const std::string& path);
 
   // `loaded`: the file's stamp taken before the load that gave `auth` its users, so that a
-  // change made while it loaded is seen by the first Poll.
-  WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded);
+  // change made while it loaded is seen by the first Poll. `tls_at_start`: whether that load
+  // turned TLS on (a reload cannot).
+  WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded, bool tls_at_start);
   // Cheap when called often: looks at the file at most once a second.
   void Poll();
   // Reloads now, changed or not (SIGHUP).
   void Reload();
 
+ private:
   void Load();
 
   const std::string path_;
@@ -40,6 +42,7 @@ class WebConfigWatcher {
   std::mutex load_mu_;  // one load at a time, so that an older read never lands last
   std::chrono::steady_clock::time_point checked_;
   Stamp last_;
+  bool tls_at_start_ = false;  // whether the file had tls_server_config at start
 };
 
 }  // namespace ovn_raft

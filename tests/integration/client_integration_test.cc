@@ -38,7 +38,7 @@ ClusterStatus Read(const RaftCluster& c, int member, const std::string& db) {
 }
 
 ServerDatabase ReadServerDb(const RaftCluster& c, int member, const std::string& db) {
-  const auto rows = SelectServerDatabases(c.Sock(member, db), Options());
+  const auto rows = SelectServerDatabases(c.Sock(member, db), RaftCluster::DbName(db), Options());
   EXPECT_TRUE(rows.ok()) << (rows.ok() ? "" : rows.error().message);
   if (rows.ok()) {
     for (const auto& row : rows.value()) {
@@ -115,7 +115,7 @@ TEST(ClientIntegrationTest, ErrorsFromTheRealServer) {
   ASSERT_FALSE(unknown_cmd.ok());
   EXPECT_EQ(unknown_cmd.error().code, ErrorCode::kRpcError);
   // A socket of the wrong kind answers, but not with what the caller asked.
-  const auto wrong = SelectServerDatabases(c.Ctl(1, "nb"), Options());
+  const auto wrong = SelectServerDatabases(c.Ctl(1, "nb"), "OVN_Northbound", Options());
   EXPECT_FALSE(wrong.ok());
 }
 

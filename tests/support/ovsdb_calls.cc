@@ -13,10 +13,11 @@ ReadResult<std::string> UnixctlCall(const std::string& ctl_path, std::string_vie
 }
 
 ReadResult<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
+                                                              const std::string& database,
                                                               const CallOptions& options) {
   JsonRpcConnection connection(db_socket_path);
   std::vector<JsonRpcCall> calls;
-  calls.push_back(ServerDatabasesRequest(connection));
+  calls.push_back(ServerDatabasesRequest(connection, database));
   ExchangeAll(calls, options);
   return ServerDatabasesResult(calls[0]);
 }

@@ -15,7 +15,9 @@ namespace ovn_raft {
 ReadResult<std::string> UnixctlCall(const std::string& ctl_path, std::string_view method,
                                     const std::vector<std::string>& params,
                                     const CallOptions& options);
+// The _Server row of `database`.
 ReadResult<std::vector<ServerDatabase>> SelectServerDatabases(const std::string& db_socket_path,
+                                                              const std::string& database,
                                                               const CallOptions& options);
 
 ReadResult<MessageKind> ClassifyMessage(std::string_view message, int id);

@@ -76,5 +76,23 @@ TEST(MemberReportTest, MixedReleasesNamesEachWithItsCount) {
   EXPECT_EQ(MixedReleases({}), "");
 }
 
+// What a /status lists is bounded before it is decoded: millions of entries would be millions
+// of reports.
+TEST(MemberReportTest, AStatusListingTooMuchIsRefused) {
+  std::string many = R"({"databases":[{})";
+  for (int i = 0; i < 100; ++i) many += ",{}";
+  const auto dbs = DecodeStatusJson(many + "]}", "http://a:9476");
+  ASSERT_FALSE(dbs);
+  EXPECT_NE(dbs.error().find("databases, more than 16"), std::string::npos) << dbs.error();
+  std::string servers = R"({"databases":[{"name":"OVN_Northbound","up":true,"status":{"servers":[)";
+  for (int i = 0; i < 2000; ++i) servers += std::string(i ? "," : "") + "{}";
+  const auto big = DecodeStatusJson(servers + "]}}]}", "http://a:9476");
+  ASSERT_TRUE(big);
+  ASSERT_EQ(big.value().size(), 1u);
+  EXPECT_FALSE(big.value()[0].up);
+  EXPECT_TRUE(big.value()[0].view.empty());
+  EXPECT_NE(big.value()[0].error.find("more than 1024 members"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "parsers/utf8.h"
 #include "support/ovsdb_calls.h"
 
 namespace ovn_raft {
@@ -17,8 +18,11 @@ TEST(JsonRpcMessageTest, EncodesUnixctlRequestWithStringParams) {
 }
 
 TEST(JsonRpcMessageTest, ServerSelectIsReadOnly) {
-  const std::string request = EncodeServerDatabaseSelect(3);
+  const std::string request = EncodeServerDatabaseSelect("OVN_\"Northbound", 3);
   EXPECT_NE(request.find(R"("op":"select")"), std::string::npos);
+  // One database, by name (escaped): not every row of the table.
+  EXPECT_NE(request.find(R"("where":[["name","==","OVN_\"Northbound"]])"), std::string::npos)
+      << request;
   EXPECT_EQ(request.find("insert"), std::string::npos);
   EXPECT_NE(request.find(R"("id":3)"), std::string::npos);
 }
@@ -87,6 +91,43 @@ TEST(JsonRpcMessageTest, ServerDatabaseErrors) {
           .error()
           .code,
       ErrorCode::kProtocolError);
+}
+
+// Every field /status shows is valid UTF-8 and short, and a reply listing more rows than
+// one database has is refused before any row is parsed.
+TEST(JsonRpcMessageTest, ServerDatabaseRowsAreBoundedAndValidUtf8) {
+  const std::string bad = "\xFF\xC3";
+  const auto rows = DecodeServerDatabaseReply(
+      R"({"id":1,"error":null,"result":[{"rows":[{"name":"OVN_Northbound","model":"x)" + bad +
+      R"(","cid":["uuid","c)" + bad + R"("],"sid":["uuid",")" + std::string(5000, 's') +
+      R"("]}]}]})");
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  const ServerDatabase& db = rows.value()[0];
+  EXPECT_EQ(db.model, ValidUtf8(db.model));
+  EXPECT_EQ(db.model.find('\xFF'), std::string::npos);
+  EXPECT_EQ(*db.cid, ValidUtf8(*db.cid));
+  EXPECT_LT(db.sid->size(), 200u);
+  std::string many = R"({"id":1,"error":null,"result":[{"rows":[)";
+  for (int i = 0; i < 1000; ++i)
+    many += std::string(i ? "," : "") + R"({"name":"db)" + std::to_string(i) + "\"}";
+  many += "]}]}";
+  const auto refused = DecodeServerDatabaseReply(many);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kProtocolError);
+  EXPECT_NE(refused.error().message.find("1000 rows"), std::string::npos)
+      << refused.error().message;
+}
+
+// An error text longer than the bound is cut between characters, never inside one.
+TEST(JsonRpcMessageTest, LongErrorTextIsCutOnACharacterBoundary) {
+  for (std::size_t pad = 0; pad < 4; ++pad) {
+    std::string text(pad, 'a');
+    for (int i = 0; i < 400; ++i) text += "\xE2\x82\xAC";  // three bytes each
+    const auto error = DecodeUnixctlReply(R"({"id":0,"result":null,"error":")" + text + "\"}");
+    ASSERT_FALSE(error.ok());
+    EXPECT_EQ(error.error().message, ValidUtf8(error.error().message)) << pad;
+    EXPECT_NE(error.error().message.find("bytes)"), std::string::npos);
+  }
 }
 
 }  // namespace

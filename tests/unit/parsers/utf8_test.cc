@@ -43,5 +43,17 @@ TEST(Utf8Test, ImpossibleElectionAgesAreWarningsNotTimestamps) {
   EXPECT_NE(status.warnings[0].text.find("18446744073709551615"), std::string::npos);
 }
 
+TEST(Utf8Test, APrefixNeverEndsInsideACharacter) {
+  const std::string text = "ab\xE2\x82\xAC\xF0\x9F\x98\x80";
+  EXPECT_EQ(Utf8Prefix(text, 2), "ab");
+  EXPECT_EQ(Utf8Prefix(text, 3), "ab");
+  EXPECT_EQ(Utf8Prefix(text, 4), "ab");
+  EXPECT_EQ(Utf8Prefix(text, 5), "ab\xE2\x82\xAC");
+  EXPECT_EQ(Utf8Prefix(text, 8), "ab\xE2\x82\xAC");
+  EXPECT_EQ(Utf8Prefix(text, 9), text);
+  EXPECT_EQ(BoundedUtf8(text, 4), "ab... (9 bytes)");
+  EXPECT_EQ(BoundedUtf8("\xFF", 4), "\xEF\xBF\xBD");
+}
+
 }  // namespace
 }  // namespace ovn_raft

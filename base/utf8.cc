@@ -1,4 +1,4 @@
-#include "parsers/utf8.h"
+#include "base/utf8.h"
 
 namespace ovn_raft {
 namespace {
@@ -48,6 +48,21 @@ std::string ValidUtf8(std::string_view text) {
   }
   out.append(text.substr(valid_from));  // well-formed text is copied in one piece
   return out;
+}
+
+std::string_view Utf8Prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  // Back over continuation bytes (at most three) to the start of the character the cut splits.
+  for (int k = 0; k < 3 && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80; ++k) {
+    --cut;
+  }
+  return text.substr(0, cut);
+}
+
+std::string BoundedUtf8(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return ValidUtf8(text);
+  return ValidUtf8(Utf8Prefix(text, max_bytes)) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 }  // namespace ovn_raft

@@ -1,0 +1,227 @@
+// The files the exporter reloads, swapped for what would hang or flood it (issue 38): a FIFO, a
+// 1 GiB sparse file, a 30,000-line cipher list, as certificate, key and web config. Scrapes over
+// TLS and plain HTTP keep answering within a second, SIGTERM still stops the process, and the
+// last good state holds. Real curl and openssl; a fake ovsdb-server (its replies do not matter
+// here). Only in builds with -DOVN_RAFT_CIVETWEB=source.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+#include "support/exporter_process.h"
+#include "support/fake_unix_server.h"
+#include "support/fixtures.h"
+
+namespace ovn_raft {
+namespace {
+
+using testing::ExporterProcess;
+using testing::FakeUnixServer;
+
+std::string Shell(const std::string& command, int* exit_code = nullptr) {
+  std::string out;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+class TlsReloadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/ovn-raft-tlsreload.XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    dir_ = dir;
+    int code = 0;
+    const std::string out = Shell(
+        "cd " + dir_ +
+            " && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "
+            "server.key -out server.crt -days 2 -subj /CN=exporter -addext "
+            "subjectAltName=IP:127.0.0.1 && cp server.crt trusted.crt && cp server.key good.key "
+            "&& cp server.crt good.crt",
+        &code);
+    ASSERT_EQ(code, 0) << out;
+    WriteWebConfig("");
+  }
+  void TearDown() override { Shell("rm -rf " + dir_); }
+
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  // Written whole, then renamed over the old one (as a Secret update swaps it).
+  void WriteWebConfig(const std::string& extra) const {
+    std::ofstream(Path("web.yml.new"))
+        << "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+        << extra;
+    std::rename(Path("web.yml.new").c_str(), Path("web.yml").c_str());
+  }
+  // `name` replaced by a FIFO, a sparse 1 GiB file or a 30,000-line cipher list.
+  void Fifo(const std::string& name) const {
+    Shell("cd " + dir_ + " && rm -f " + name + " && mkfifo " + name);
+  }
+  void Sparse(const std::string& name) const {
+    Shell("cd " + dir_ + " && rm -f " + name + " && truncate -s 1G " + name);
+  }
+  void CipherFlood(const std::string& name, bool tls) const {
+    std::string text = tls ? "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
+                           : "basic_auth_users: {}\n";
+    text += tls ? "  cipher_suites:\n"
+                : "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  "
+                  "cipher_suites:\n";
+    for (int i = 0; i < 30000; ++i) text += "    - TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256\n";
+    std::ofstream(Path(name + ".new")) << text;
+    std::rename(Path(name + ".new").c_str(), Path(name).c_str());
+  }
+  void Restore() const {
+    Shell("cd " + dir_ +
+          " && rm -f server.crt server.key && cp good.crt server.crt && cp good.key server.key");
+    WriteWebConfig("");
+  }
+
+  // A TLS scrape, verified against the certificate of the start: "200" within a second.
+  std::string TlsScrape(int port, const std::string& extra = "") const {
+    return Shell("curl -sS -o /dev/null -w '%{http_code}' --max-time 1 --cacert " +
+                 Path("trusted.crt") + " " + extra + " https://127.0.0.1:" + std::to_string(port) +
+                 "/metrics");
+  }
+
+  std::string dir_;
+};
+
+FakeUnixServer::Handler Leader() {
+  return [](int fd, const std::string& request) {
+    const auto at = request.find("\"id\":");
+    const std::string id = request.substr(at + 5, request.find_first_of(",}", at + 5) - at - 5);
+    std::string status;
+    for (char c : testing::Fixture("ovs-3.1.0/leader.txt"))
+      status += c == '\n' ? std::string("\\n") : std::string(1, c);
+    FakeUnixServer::WriteAll(fd,
+                             R"({"id":)" + id + R"(,"result":")" + status + R"(","error":null})");
+  };
+}
+
+// Every few hundred milliseconds for `seconds`: each scrape answers 200 within a second.
+void ExpectScrapesKeepAnswering(const std::function<std::string()>& scrape, double seconds,
+                                const std::string& what) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int n = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string code = scrape();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(code, "200") << what << ", scrape " << n;
+    EXPECT_LT(took, 1.0) << what << ", scrape " << n;
+    ++n;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+}
+
+TEST_F(TlsReloadTest, HostileFilesNeitherHangTlsNorReplaceTheLastGoodState) {
+  FakeUnixServer ovsdb(Leader());
+  const int port = testing::FreePort();
+  ExporterProcess e({"--web.listen-address=127.0.0.1:" + std::to_string(port),
+                     "--web.config.file=" + Path("web.yml"),
+                     "--ovsdb.database=OVN_Northbound=" + ovsdb.path(), "--ovsdb.timeout=2s"},
+                    port, [this](int p) { return TlsScrape(p) == "200"; });
+  const auto scrape = [&] { return TlsScrape(port); };
+  ExpectScrapesKeepAnswering(scrape, 1, "before");
+  Fifo("server.crt");
+  ExpectScrapesKeepAnswering(scrape, 3, "certificate a FIFO");
+  Restore();
+  Sparse("server.key");
+  ExpectScrapesKeepAnswering(scrape, 3, "key a 1 GiB sparse file");
+  Restore();
+  Fifo("web.yml");
+  ExpectScrapesKeepAnswering(scrape, 3, "web config a FIFO");
+  Restore();
+  Sparse("web.yml");
+  ExpectScrapesKeepAnswering(scrape, 3, "web config a 1 GiB sparse file");
+  CipherFlood("web.yml", true);
+  ExpectScrapesKeepAnswering(scrape, 3, "web config a 30,000-line cipher list");
+  // Left broken: the process still stops at once on SIGTERM.
+  Fifo("server.crt");
+  Fifo("server.key");
+  Fifo("web.yml");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(scrape(), "200");
+  const auto stop = std::chrono::steady_clock::now();
+  EXPECT_EQ(e.Terminate(5000), 0);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - stop).count();
+  std::printf("[ figures  ] SIGTERM with every file a FIFO: stopped in %.2f s\n", took);
+  const std::string log = ReadAll(e.log_path());
+  EXPECT_NE(log.find("is a FIFO, not a regular file"), std::string::npos) << log;
+  EXPECT_NE(log.find("is larger than"), std::string::npos) << log;
+  // The FIFO, the sparse file and the cipher list (refused by its size, or by its length).
+  int refused = 0;
+  for (auto at = log.find("web config reload failed"); at != std::string::npos;
+       at = log.find("web config reload failed", at + 1)) {
+    ++refused;
+  }
+  EXPECT_GE(refused, 3) << log;
+}
+
+TEST_F(TlsReloadTest, PlainHttpScrapesKeepAnsweringWhileTheWebConfigIsHostile) {
+  FakeUnixServer ovsdb(Leader());
+  std::ofstream(Path("plain.yml")) << "basic_auth_users: {}\n";
+  ExporterProcess e({"--web.config.file=" + Path("plain.yml"),
+                     "--ovsdb.database=OVN_Northbound=" + ovsdb.path()});
+  const auto scrape = [&] { return std::to_string(testing::HttpGet(e.Url(), "", 1000).status); };
+  Fifo("plain.yml");
+  ExpectScrapesKeepAnswering(scrape, 3, "web config a FIFO");
+  Sparse("plain.yml");
+  ExpectScrapesKeepAnswering(scrape, 3, "web config a 1 GiB sparse file");
+  CipherFlood("plain.yml", false);
+  ExpectScrapesKeepAnswering(scrape, 3, "web config a 30,000-line cipher list");
+  Fifo("plain.yml");
+  EXPECT_EQ(e.Terminate(5000), 0);
+}
+
+// A start with no good state refuses with one clear line, at once.
+TEST_F(TlsReloadTest, AStartWithAFifoCertificateRefusesWithAClearLine) {
+  Fifo("server.crt");
+  int code = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string out =
+      Shell("timeout 10 " + std::string(OVN_RAFT_EXPORTER_BINARY) +
+                " --web.listen-address=127.0.0.1:0 --web.config.file=" + Path("web.yml"),
+            &code);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(code, 2) << out;
+  EXPECT_NE(out.find("is a FIFO, not a regular file"), std::string::npos) << out;
+  EXPECT_LT(took, 5);
+}
+
+// A reload that changes tls_server_config applies it: min_version TLS13 refuses TLS 1.2.
+TEST_F(TlsReloadTest, AChangedTlsServerConfigIsApplied) {
+  FakeUnixServer ovsdb(Leader());
+  const int port = testing::FreePort();
+  ExporterProcess e(
+      {"--web.listen-address=127.0.0.1:" + std::to_string(port),
+       "--web.config.file=" + Path("web.yml"), "--ovsdb.database=OVN_Northbound=" + ovsdb.path()},
+      port, [this](int p) { return TlsScrape(p) == "200"; });
+  EXPECT_EQ(TlsScrape(port, "--tlsv1.2 --tls-max 1.2"), "200");
+  WriteWebConfig("  min_version: TLS13\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  EXPECT_NE(TlsScrape(port, "--tlsv1.2 --tls-max 1.2"), "200");
+  EXPECT_EQ(TlsScrape(port, "--tlsv1.3"), "200");
+  const std::string log = ReadAll(e.log_path());
+  EXPECT_NE(log.find("TLS configuration reloaded"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace ovn_raft
