@@ -18,7 +18,7 @@ std::optional<StorageStatus> ParseStorageStatus(std::string_view reply) {
   StorageStatus s;
   s.ok = line == "ok";
   // Cut between characters and made valid: it is shown on /status as a JSON string.
-  if (!s.ok) s.error = BoundedUtf8(line, kMaxErrorLength);
+  if (!s.ok) s.error = ValidUtf8(Utf8Prefix(line, kMaxErrorLength));
   return s;
 }
 

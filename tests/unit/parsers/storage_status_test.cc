@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "parsers/utf8.h"
 #include "support/fixtures.h"
 
 namespace ovn_raft {
@@ -26,6 +27,13 @@ TEST(StorageStatusTest, AnErrorIsKeptAsPrinted) {
   EXPECT_FALSE(s->ok);
   EXPECT_EQ(s->error, "inconsistent data");
   EXPECT_EQ(ParseStorageStatus("status: " + std::string(5000, 'e'))->error.size(), 512u);
+  // Cut between characters, and made valid: it is shown on /status as a JSON string.
+  std::string euros = "e";
+  for (int i = 0; i < 1000; ++i) euros += "\xE2\x82\xAC";
+  const std::string cut = ParseStorageStatus("status: \xFF" + euros)->error;
+  EXPECT_EQ(cut, ValidUtf8(cut));
+  EXPECT_LE(cut.size(), 514u);
+  EXPECT_EQ(cut.substr(0, 3), "\xEF\xBF\xBD");
 }
 
 TEST(StorageStatusTest, AnythingElseIsRefused) {

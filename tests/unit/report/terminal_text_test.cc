@@ -64,7 +64,9 @@ TEST(AdvisedCommandTest, PrintedOnlyWhenEveryPartIsWhatItShouldBe) {
        }) {
     const auto kick = KickCommand(ctl, db, id);
     EXPECT_FALSE(kick.ok()) << ctl << " " << db << " " << id;
-    if (!kick.ok()) EXPECT_FALSE(kick.error().empty());
+    if (!kick.ok()) {
+      EXPECT_FALSE(kick.error().empty());
+    }
   }
 }
 
