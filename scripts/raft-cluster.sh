@@ -22,6 +22,8 @@
 #   raft-cluster.sh lead DIR N db                      make member N db's leader (freezes leaders)
 #   raft-cluster.sh fill DIR N db                      write through member N until it fails
 #                                                      (Status: failed: a full disk, see disk)
+#   raft-cluster.sh fill-follower DIR N db             write through db's leader until member N's
+#                                                      writes fail (ENOSPC in its log, see disk)
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log} (a database moved by `disk`: DIR/mN/disk-db/db.db);
@@ -229,6 +231,24 @@ cmd_fill() { # member db
   die "member $1 $2 did not fail after 5000 writes"
 }
 
+# Writes through db's leader (small rows, one transaction each) until member N, a follower
+# whose database `disk` made small, logs a failed write. Unlike a leader, a follower does not
+# enter failure mode: it keeps running and calls itself a cluster member.
+cmd_fill_follower() { # member db
+  local i l log="$DIR/m$1/$2.log"
+  for i in $(seq 5000); do
+    if grep -q 'write failed (No space left on device)' "$log"; then return 0; fi
+    l=$(cmd_leader "$2") || continue
+    if [ "$2" = nb ]; then
+      ovn-nbctl --timeout=2 --db="unix:$DIR/m$l/$2.sock" ls-add "fill-$i" >/dev/null 2>&1 || true
+    else
+      ovn-sbctl --timeout=2 --db="unix:$DIR/m$l/$2.sock" chassis-add "fill-$i" geneve \
+        "127.1.$((i / 250)).$((i % 250 + 1))" >/dev/null 2>&1 || true
+    fi
+  done
+  die "member $1 $2 did not fail a write after 5000 writes through the leader"
+}
+
 # Raft has no command to hand leadership over: freeze the leader until the others elect a new
 # one, thaw it (it steps down), and again until member N leads (each election is a coin toss).
 cmd_lead() { # member db
@@ -296,6 +316,7 @@ case "$1" in
   disk) load_env; cmd_disk "$3" "$4" "$5" ;;
   lead) load_env; cmd_lead "$3" "$4" ;;
   fill) load_env; cmd_fill "$3" "$4" ;;
+  fill-follower) load_env; cmd_fill_follower "$3" "$4" ;;
   stop)
     [ -f "$DIR/env" ] || exit 0
     load_env

@@ -60,7 +60,7 @@ promtool check rules alerts/*.yaml
 /usr/bin/python3 alerts/tests/lint_alerts.py
 /usr/bin/python3 tests/dashboards/check_dashboards.py
 /usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
-(cd alerts/tests && promtool test rules scenarios/*-test.yaml releases-test.yaml storage-test.yaml deployment-labels-test.yaml)
+(cd alerts/tests && promtool test rules scenarios/*-test.yaml releases-test.yaml storage-test.yaml deployment-labels-test.yaml unheard-test.yaml)
 
 step "deploy: kustomize Components on the upstream objects, schemas, kubectl patch, Helm"
 (cd tests/deploy && npm ci --no-audit --no-fund --loglevel=error)
@@ -91,7 +91,7 @@ step "Open vSwitch releases: the suites that read ovsdb-server on each, and a ro
 # scenarios of the rules, a full disk among them) run again on each newer release scripts/ovs-versions.sh provides,
 # from Debian's binary packages where it can (cached); the rolling upgrade takes one cluster
 # through all of them. OVN_RAFT_OTHER_OVS=0 skips this step.
-per_release='^(ClientIntegrationTest|ExporterIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart|LeaderDiskFullFailsThenRecovers)$'
+per_release='^(ClientIntegrationTest|ExporterIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart|LeaderDiskFullFailsThenRecovers|FollowerDiskFullIsUnheardUntilRestarted)$'
 system_ovs=$(ovsdb-server --version | sed -nE '1s/.* ([0-9]+\.[0-9]+\.[0-9]+).*/\1/p')
 echo "ovs-$system_ovs: $(grep -cE 'Test +#[0-9]+: .* Passed' build/ctest.log) tests passed (the run above)"
 versions=""
