@@ -348,7 +348,7 @@
             labels: { severity: 'critical' },
             annotations: {
               summary: "The filesystem of an OVN Raft member's database is nearly full.",
-              description: "The filesystem holding the {{ $labels.db }} database of member {{ $labels.server_id }} on {{ $labels.host }} ({{ $labels.instance }}) has only {{ printf \"%%.1f\" $value }}%% free: when a write fails the member stops (a leader fails, a follower goes unheard) until space is freed and it is restarted.",
+              description: "The filesystem holding the {{ $labels.db }} database of member {{ $labels.server_id }} on {{ $labels.host }} ({{ $labels.instance }}) has only {{ printf \"%.1f\" $value }}% free: when a write fails the member stops (a leader fails, a follower goes unheard) until space is freed and it is restarted.",
             },
           },
           {
