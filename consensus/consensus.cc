@@ -67,6 +67,23 @@ std::set<std::string> Alive(const Reports& reports) {
   return alive;
 }
 
+// Reporters healthy by their own word that a reporting leader does not hear; see
+// ClusterConsensus::unheard.
+std::map<std::string, std::uint64_t> Unheard(const Reports& reports) {
+  std::map<std::string, std::uint64_t> unheard;
+  for (const MemberReport* leader : reports) {
+    if (!IsLeader(*leader) || !leader->election_timer_ms) continue;
+    for (const MemberReport* r : reports) {
+      if (r->status != "cluster_member" || r == leader) continue;
+      const auto it = leader->heard_ms_ago.find(r->server_id);
+      if (it != leader->heard_ms_ago.end() && it->second >= 2 * *leader->election_timer_ms) {
+        unheard[r->server_id] = it->second;
+      }
+    }
+  }
+  return unheard;
+}
+
 // The quorum of the view the cluster acts on: the leader's, else the majority's, else the
 // largest.
 int Quorum(const Reports& reports, const std::set<std::string>& majority_reporters) {
@@ -204,6 +221,7 @@ ClusterConsensus AnalyzeCluster(const std::string& cluster_id, const Reports& re
   }
   AnalyzeViews(reports, &c);
   c.alive = Alive(reports);
+  c.unheard = Unheard(reports);
   c.quorum = Quorum(reports, c.majority_reporters);
   FindSuspects(reports, expected, named_by, &c);
   return c;

@@ -5,6 +5,7 @@
 // ovn-raft-report prints. Pure. Same definitions as the rules: a cluster is one cluster ID;
 // members still joining (no cluster ID) belong to none.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -48,6 +49,11 @@ struct ClusterConsensus {
   // else the members in contact with a majority and the peers they hold established Raft
   // connections with; with no contact anywhere, each reporter itself.
   std::set<std::string> alive;
+  // Reporters that call themselves cluster members (their own status: healthy) while the
+  // leader last heard from them two election timers ago or more, with how long ago in ms (as
+  // ovn_raft_cluster_member:leader_unheard:info, reason not_heard): a full or read-only disk,
+  // a one-way cut, a stuck process. A snapshot cannot tell a log that does not catch up.
+  std::map<std::string, std::uint64_t> unheard;
   // Votes needed in the view the cluster acts on: the leader's, else the majority view's,
   // else the largest. 0 when no reporter has a view.
   int quorum = 0;

@@ -8,6 +8,10 @@ std::vector<std::string> ClusterProblems(const ClusterConsensus& c) {
   if (!c.all_agree) out.push_back("the members' views of the membership disagree");
   if (!c.silent.empty())
     out.push_back(std::to_string(c.silent.size()) + " named member(s) do not report");
+  if (!c.unheard.empty()) {
+    out.push_back(std::to_string(c.unheard.size()) +
+                  " member(s) call themselves healthy but the leader does not hear them");
+  }
   if (!c.host_conflicts.empty()) out.push_back("a host is claimed by several member IDs");
   if (!c.unexpected_members.empty()) out.push_back("a member runs on a host not expected");
   if (!c.missing_hosts.empty()) out.push_back("an expected host has no member");

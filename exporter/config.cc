@@ -1,6 +1,8 @@
 #include "exporter/config.h"
 
+#include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include "base/strings.h"
 #include "cli/duration.h"
@@ -35,16 +37,23 @@ Error AddListenAddress(Config& c, const std::string& value) {
   return std::nullopt;
 }
 
-// "NAME=CTL[,SOCK]"
+// "NAME=CTL[,SOCK[,FILE]]"
 Error AddDatabase(Config& c, const std::string& value) {
   const auto eq = value.find('=');
   const std::string paths = eq == std::string::npos ? "" : value.substr(eq + 1);
-  const auto comma = paths.find(',');
-  DatabaseTarget t{value.substr(0, eq), paths.substr(0, comma),
-                   comma == std::string::npos ? "" : paths.substr(comma + 1)};
-  if (eq == std::string::npos || t.name.empty() || t.ctl_path.empty() ||
-      (comma != std::string::npos && t.sock_path.empty())) {
-    return "expected NAME=CTL[,SOCK], got " + Quoted(value);
+  std::vector<std::string> parts;
+  for (std::size_t from = 0;;) {
+    const auto comma = paths.find(',', from);
+    parts.push_back(paths.substr(from, comma - from));
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  DatabaseTarget t{value.substr(0, eq), parts[0], parts.size() > 1 ? parts[1] : "",
+                   parts.size() > 2 ? parts[2] : ""};
+  const bool empty_part =
+      std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); });
+  if (eq == std::string::npos || t.name.empty() || empty_part || parts.size() > 3) {
+    return "expected NAME=CTL[,SOCK[,FILE]], got " + Quoted(value);
   }
   for (const auto& d : c.databases) {
     if (d.name == t.name) return t.name + " given twice";
@@ -140,8 +149,10 @@ const std::vector<Flag<Config>>& Table() {
            return std::nullopt;
          }},
         {.spec = {.name = "ovsdb.database",
-                  .help = "NAME=CTL[,SOCK]: a clustered database, its unixctl socket and its "
-                          "database socket. Repeatable; given once, it replaces the defaults.",
+                  .help = "NAME=CTL[,SOCK[,FILE]]: a clustered database, its unixctl socket, "
+                          "its database socket and its database file (for the file's size and "
+                          "its filesystem's free space). Repeatable; given once, it replaces "
+                          "the defaults.",
                   .repeatable = true,
                   .default_text = "NB and SB under /var/run/ovn"},
          .defaults = {"OVN_Northbound=/var/run/ovn/ovnnb_db.ctl,/var/run/ovn/ovnnb_db.sock",

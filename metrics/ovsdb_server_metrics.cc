@@ -85,6 +85,17 @@ void AddOvsdbServerMetrics(const DatabaseReading& r, FamilyBuilder& b) {
             "(see /status).",
             db, static_cast<double>(m.unknown_keys.size() + m.unknown_dropped + m.malformed));
   }
+  if (r.file) {
+    b.Gauge("ovn_raft_database_file_size_bytes",
+            "Size of the database file (the third path of --ovsdb.database).", db,
+            static_cast<double>(r.file->file_bytes));
+    b.Gauge("ovn_raft_database_filesystem_avail_bytes",
+            "Space free to unprivileged writers on the filesystem holding the database file.", db,
+            static_cast<double>(r.file->avail_bytes));
+    b.Gauge("ovn_raft_database_filesystem_size_bytes",
+            "Size of the filesystem holding the database file.", db,
+            static_cast<double>(r.file->filesystem_bytes));
+  }
   if (r.storage) {
     b.Gauge("ovn_raft_storage_ok",
             "1 when ovsdb-server reports no error in this database's storage "

@@ -303,6 +303,55 @@
             },
           },
           {
+            // A member healthy by its own word that the leader does not hear. Long enough to
+            // outlast an election and a restarted member's catching up; a member that runs and
+            // stays unheard past that needs its cause fixed and a restart.
+            alert: 'OVNRaftMemberUnheard',
+            // Without the reason, which may change while the member stays unheard (it is in
+            // ovn_raft_cluster_member:unheard:info and in ovn-raft-report).
+            expr: "max by (%(cluster)s, server_id, host) (ovn_raft_cluster_member:unheard:info)" % $._config.labels,
+            'for': $._config.memberUnheardFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member runs and calls itself a cluster member, but the leader does not hear it.",
+              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full or read-only (I/O errors in its log), a one-way network cut, or a stuck process; fix the cause, then restart the member: it does not recover by itself." % $._config.memberUnheardFor,
+            },
+          },
+          {
+            // Only where the exporter is given the database file (a third path in
+            // --ovsdb.database): no series, no alert.
+            alert: 'OVNRaftDatabaseFilesystemFillingUp',
+            expr: |||
+              (
+                ovn_raft_database_filesystem_avail_bytes{%(selector)s} / ovn_raft_database_filesystem_size_bytes{%(selector)s} * 100 < %(filesystemFillingUpPercent)s
+                and
+                predict_linear(ovn_raft_database_filesystem_avail_bytes{%(selector)s}[%(filesystemPredictWindow)s], 24 * 3600) < 0
+              )
+                * on (%(member)s) group_left (cluster_id, server_id, host) ovn_raft_instance:server_info:max
+            ||| % $._config.labels,
+            'for': $._config.filesystemFillingUpFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "The filesystem of an OVN Raft member's database will fill within a day.",
+              description: "The filesystem holding the {{ $labels.db }} database of member {{ $labels.server_id }} on {{ $labels.host }} ({{ $labels.instance }}) has {{ printf \"%%.1f\" $value }}%% free and, at the rate of the last %s, fills within 24 hours; a full disk stops the member (OVNRaftMemberFailed, OVNRaftMemberUnheard)." % $._config.filesystemPredictWindow,
+            },
+          },
+          {
+            alert: 'OVNRaftDatabaseFilesystemAlmostFull',
+            expr: |||
+              (
+                ovn_raft_database_filesystem_avail_bytes{%(selector)s} / ovn_raft_database_filesystem_size_bytes{%(selector)s} * 100 < %(filesystemAlmostFullPercent)s
+              )
+                * on (%(member)s) group_left (cluster_id, server_id, host) ovn_raft_instance:server_info:max
+            ||| % $._config.labels,
+            'for': $._config.filesystemAlmostFullFor,
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: "The filesystem of an OVN Raft member's database is nearly full.",
+              description: "The filesystem holding the {{ $labels.db }} database of member {{ $labels.server_id }} on {{ $labels.host }} ({{ $labels.instance }}) has only {{ printf \"%.1f\" $value }}% free: when a write fails the member stops (a leader fails, a follower goes unheard) until space is freed and it is restarted.",
+            },
+          },
+          {
             alert: 'OVNRaftLogNotCompacted',
             expr: "ovn_raft_cluster_member:log_compaction_overdue:seconds" % $._config.labels,
             'for': '15m',

@@ -32,10 +32,23 @@
     // up to 2n+1 members); more still show in the counts.
     minoritySlots: 3,
     followerLagEntries: 1000,
+    // OVNRaftMemberUnheard: how long a member that calls itself a cluster member goes unheard
+    // by the leader (or stuck behind its log) before it pages: past an election and a restarted
+    // member's catching up.
+    memberUnheardFor: '1m',
     // OVNRaftMixedReleases: members on different Open vSwitch releases for longer than a
     // rolling upgrade of the ovn-central members takes (minutes to one maintenance window).
     mixedReleasesFor: '12h',
     backlogEntries: 100,
+    // The filesystem holding a database file (--ovsdb.database NAME=CTL,SOCK,FILE), in the
+    // style of node-mixin's filesystem alerts: OVNRaftDatabaseFilesystemFillingUp when less than
+    // filesystemFillingUpPercent is free and the trend over filesystemPredictWindow empties it
+    // within a day; OVNRaftDatabaseFilesystemAlmostFull below filesystemAlmostFullPercent.
+    filesystemFillingUpPercent: 40,
+    filesystemPredictWindow: '6h',
+    filesystemFillingUpFor: '1h',
+    filesystemAlmostFullPercent: 5,
+    filesystemAlmostFullFor: '5m',
     // OVNRaftLogNotCompacted: ovsdb-server compacts a member's log into a snapshot at the
     // latest 24 hours after its last snapshot (or its start) once the log holds any entry,
     // sooner when the log file has grown past 10 MiB and doubled (ovsdb/storage.c), retrying
@@ -65,6 +78,9 @@
       expectedReplicasSelector: $._config.expectedReplicasSelector,
       followerLagEntries: $._config.followerLagEntries,
       backlogEntries: $._config.backlogEntries,
+      filesystemFillingUpPercent: $._config.filesystemFillingUpPercent,
+      filesystemPredictWindow: $._config.filesystemPredictWindow,
+      filesystemAlmostFullPercent: $._config.filesystemAlmostFullPercent,
       logCompactionOverdueSeconds: $._config.logCompactionOverdueSeconds,
       leaderChangesThreshold: $._config.leaderChangesThreshold,
       leaderChangesWindow: $._config.leaderChangesWindow,

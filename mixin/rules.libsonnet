@@ -708,6 +708,64 @@
             ||| % $._config.labels,
           },
           {
+            // The members the leader does not hear, by its word: its last message from them is
+            // older than two election timers (`not_heard`), or they lag behind its log and their
+            // match index has not moved for two minutes (`not_catching_up`). One reason each.
+            record: 'ovn_raft_cluster_member:leader_unheard:info',
+            expr: |||
+              label_replace(
+                group by (%(cluster)s, member_id) (
+                  (
+                    ovn_raft_member_last_message_age_seconds{%(selector)s}
+                      * on (%(member)s) group_left (cluster_id)
+                    ovn_raft_instance:server_info:leader
+                  )
+                    >= on (%(member)s) group_left
+                  2 * ovn_raft_election_timer_seconds{%(selector)s}
+                ),
+                "reason", "not_heard", "", ""
+              )
+              or
+              label_replace(
+                group by (%(cluster)s, member_id) (ovn_raft_cluster_member:replication_lag:entries > 0)
+                  unless on (%(cluster)s, member_id)
+                max by (%(cluster)s, member_id) (
+                  changes(ovn_raft_member_match_index{%(selector)s}[2m])
+                    * on (%(member)s) group_left (cluster_id)
+                  ovn_raft_instance:server_info:leader
+                    > 0
+                ),
+                "reason", "not_catching_up", "", ""
+              )
+                unless on (%(cluster)s, member_id)
+              (
+                ovn_raft_member_last_message_age_seconds{%(selector)s}
+                  * on (%(member)s) group_left (cluster_id)
+                ovn_raft_instance:server_info:leader
+                  >= on (%(member)s) group_left
+                2 * ovn_raft_election_timer_seconds{%(selector)s}
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // Members that run and call themselves cluster members (their own exporter reads
+            // `Status: cluster member`) while the leader does not hear them, with the leader's
+            // reason (OVNRaftMemberUnheard). A full or read-only disk, a one-way cut or a stuck
+            // process look like this; the member's own status stays healthy. Empty while the
+            // leader hears every member.
+            record: 'ovn_raft_cluster_member:unheard:info',
+            expr: |||
+              max by (%(cluster)s, server_id, host, reason) (
+                (
+                  ovn_raft_instance:server_info:max
+                    and on (%(member)s) (ovn_raft_status{%(selector)s, status="cluster_member"} == 1)
+                )
+                  * on (%(cluster)s, server_id) group_left (reason)
+                label_replace(ovn_raft_cluster_member:leader_unheard:info, "server_id", "$1", "member_id", "(.+)")
+              )
+            ||| % $._config.labels,
+          },
+          {
             record: 'ovn_raft_cluster:log_entries_uncommitted:max',
             expr: |||
               max by (%(cluster)s) (

@@ -170,6 +170,14 @@ Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
     }
     // Only a server that answered this round is known to run that release.
     if (slot.ctl.fd() >= 0) r.ovs_version = slot.ovs_version;
+    if (!r.target.file_path.empty()) {
+      auto file = StatDatabaseFile(r.target.file_path);
+      if (file) {
+        r.file = file.value();
+      } else {
+        r.file_error = file.error();
+      }
+    }
     Observe(slot, s.taken_at, r);
     if (r.status && r.status->cluster_id_known) slot.was_member = true;
     if (slot.was_member && NoLongerServed(r, select != nullptr)) {

@@ -13,6 +13,7 @@
 #include "parsers/memory_usage.h"
 #include "parsers/server_database.h"
 #include "parsers/storage_status.h"
+#include "reader/database_file.h"
 #include "reader/database_target.h"
 
 namespace ovn_raft {
@@ -35,6 +36,9 @@ struct DatabaseReading {
   // the server compacts its log into a snapshot; a restart of either starts it anew): the log
   // has not been compacted since at least then.
   std::optional<std::chrono::system_clock::time_point> log_uncompacted_since;
+  // The database file's size and its filesystem's, when the exporter is given its path.
+  std::optional<DatabaseFileFacts> file;
+  std::optional<std::string> file_error;
   double duration_seconds = 0;
   // Replies of this round refused because the database's share of the round's memory budget
   // was spent (each also counted in ovn_raft_exporter_errors_total, round_budget_exceeded).

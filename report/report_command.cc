@@ -91,6 +91,14 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
                 : c.alive.count(id)        ? " alive"
                                            : "");
   }
+  for (const auto& [id, ago] : c.unheard) {
+    std::printf(
+        "    UNHEARD: %s calls itself a cluster member, but the leader last heard from it %.1f s "
+        "ago: usually a full or read-only disk (I/O errors in its log), a one-way network cut "
+        "or a stuck process; fix the cause, then restart %s (see the runbook, "
+        "OVNRaftMemberUnheard)\n",
+        id.c_str(), static_cast<double>(ago) / 1000.0, id.c_str());
+  }
   for (const auto& [host, ids] : c.host_conflicts) {
     std::printf("    host %s claimed by %s\n", host.c_str(), Join(ids).c_str());
   }

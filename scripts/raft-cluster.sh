@@ -22,6 +22,8 @@
 #   raft-cluster.sh lead DIR N db                      make member N db's leader (freezes leaders)
 #   raft-cluster.sh fill DIR N db                      write through member N until it fails
 #                                                      (Status: failed: a full disk, see disk)
+#   raft-cluster.sh fill-follower DIR N db             write through db's leader until it stops
+#                                                      hearing member N (a full disk, see disk)
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log} (a database moved by `disk`: DIR/mN/disk-db/db.db);
@@ -233,6 +235,27 @@ cmd_fill() { # member db
   die "member $1 $2 did not fail after 5000 writes"
 }
 
+# Writes through db's leader (small rows, one transaction each) until the leader stops hearing
+# member N, a follower whose database `disk` made small: its last message from N is 3 s old.
+# Unlike a leader, such a follower does not enter failure mode: it keeps running and calls
+# itself a cluster member. (Its first failed write may be a snapshot's, which it survives.)
+cmd_fill_follower() { # member db
+  local i l ago
+  for i in $(seq 5000); do
+    l=$(cmd_leader "$2") || continue
+    ago=$(status "$l" "$2" 2>/dev/null |
+      sed -n "s/.* at tcp:127\.0\.0\.$1:.* last msg \([0-9]*\) ms ago.*/\1/p")
+    if [ -n "$ago" ] && [ "$ago" -ge 3000 ]; then return 0; fi
+    if [ "$2" = nb ]; then
+      ovn-nbctl --timeout=2 --db="unix:$DIR/m$l/$2.sock" ls-add "fill-$i" >/dev/null 2>&1 || true
+    else
+      ovn-sbctl --timeout=2 --db="unix:$DIR/m$l/$2.sock" chassis-add "fill-$i" geneve \
+        "127.1.$((i / 250)).$((i % 250 + 1))" >/dev/null 2>&1 || true
+    fi
+  done
+  die "the leader still heard member $1 ($2) after 5000 writes"
+}
+
 # Raft has no command to hand leadership over: freeze the leader until the others elect a new
 # one, thaw it (it steps down), and again until member N leads (each election is a coin toss).
 cmd_lead() { # member db
@@ -300,6 +323,7 @@ case "$1" in
   disk) load_env; cmd_disk "$3" "$4" "$5" ;;
   lead) load_env; cmd_lead "$3" "$4" ;;
   fill) load_env; cmd_fill "$3" "$4" ;;
+  fill-follower) load_env; cmd_fill_follower "$3" "$4" ;;
   stop)
     [ -f "$DIR/env" ] || exit 0
     load_env

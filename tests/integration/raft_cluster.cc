@@ -95,6 +95,9 @@ void RaftCluster::Lead(int member, const std::string& db) {
 void RaftCluster::Fill(int member, const std::string& db) {
   Run("fill " + dir_ + " " + std::to_string(member) + " " + db);
 }
+void RaftCluster::FillFollower(int member, const std::string& db) {
+  Run("fill-follower " + dir_ + " " + std::to_string(member) + " " + db);
+}
 void RaftCluster::Wait() { Run("wait " + dir_); }
 
 }  // namespace ovn_raft::testing

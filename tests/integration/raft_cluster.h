@@ -37,6 +37,9 @@ class RaftCluster {
   void Disk(int member, const std::string& db, const std::string& size);
   void Lead(int member, const std::string& db);  // makes the member db's leader
   void Fill(int member, const std::string& db);  // writes through it until it fails
+  // Writes through db's leader until the follower `member`, on a disk that Disk made small,
+  // fails a write (it keeps running as a cluster member).
+  void FillFollower(int member, const std::string& db);
   void Wait();
   int members() const { return members_; }
   const std::string& dir() const { return dir_; }

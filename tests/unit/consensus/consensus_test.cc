@@ -217,6 +217,30 @@ TEST(ConsensusTest, FreshRestartWithExporterDownNeverNamesTheLiveId) {
   EXPECT_TRUE(AnalyzeConsensus({Leader(four, {{"b", 100}}), b}, {})[0].stale_suspects.empty());
 }
 
+// A follower on a full disk: its own status says it is a healthy cluster member, the leader
+// has not heard from it for 90 s. Named unheard, not alive, a problem; a member heard within
+// two election timers, a member in failure mode and one that does not report are not.
+TEST(ConsensusTest, MemberCallingItselfHealthyThatTheLeaderDoesNotHearIsUnheard) {
+  auto leader = Leader(kThree, {{"b", 1999}, {"c", 90000}});
+  leader.status = "cluster_member";
+  auto b = Member("b", "follower", "a", kThree);
+  b.status = "cluster_member";
+  auto c = Member("c", "follower", "a", kThree);
+  c.status = "cluster_member";
+  const auto r = AnalyzeConsensus({leader, b, c}, {3, {}});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].unheard, (std::map<std::string, std::uint64_t>{{"c", 90000}}));
+  EXPECT_EQ(r[0].alive, (std::set<std::string>{"a", "b"}));
+  EXPECT_FALSE(IsHealthy(r[0]));
+  // Heard 2 s ago with a 1 s timer is unheard; 1.999 s is not.
+  leader.heard_ms_ago["b"] = 2000;
+  EXPECT_EQ(AnalyzeConsensus({leader, b, c}, {3, {}})[0].unheard.size(), 2u);
+  leader.heard_ms_ago["b"] = 100;
+  c.status = "failed";  // OVNRaftMemberFailed's case
+  EXPECT_TRUE(AnalyzeConsensus({leader, b, c}, {3, {}})[0].unheard.empty());
+  EXPECT_TRUE(AnalyzeConsensus({leader, b}, {3, {}})[0].unheard.empty());  // c not reporting
+}
+
 TEST(ConsensusTest, AliveWithoutTheLeadersReport) {
   // The leader's exporter is down: followers in contact with a majority vouch for themselves
   // and the peers they hold established connections with.

@@ -14,12 +14,12 @@ TEST(MemberReportTest, StatusDocumentRoundTrip) {
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
   DatabaseReading nb;
-  nb.target = {"OVN_Northbound", "/run/ovn/ovnnb_db.ctl", "/run/ovn/ovnnb_db.sock"};
+  nb.target = {"OVN_Northbound", "/run/ovn/ovnnb_db.ctl", "/run/ovn/ovnnb_db.sock", ""};
   nb.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/leader.txt"));
   nb.server = ServerDatabase{"OVN_Northbound", "clustered", true, true, "c", "s", 42};
   nb.ovs_version = "3.5.0";
   DatabaseReading sb;
-  sb.target = {"OVN_Southbound", "/run/ovn/ovnsb_db.ctl", ""};
+  sb.target = {"OVN_Southbound", "/run/ovn/ovnsb_db.ctl", "", ""};
   sb.status_error = Error{ErrorCode::kTimeout, "no complete reply"};
   s.databases = {nb, sb};
 

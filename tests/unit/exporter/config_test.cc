@@ -87,6 +87,24 @@ TEST(ConfigTest, FlagsInBothForms) {
   EXPECT_EQ(r.settings->databases[0].sock_path, "/run/ic.sock");
 }
 
+// A third path, the database file, is optional: without it nothing about the file is read.
+TEST(ConfigTest, DatabaseFileIsAnOptionalThirdPath) {
+  const auto r = Parse({"--ovsdb.database=A=/a.ctl,/a.sock,/var/lib/ovn/a.db",
+                        "--ovsdb.database=B=/b.ctl,/b.sock", "--ovsdb.database=C=/c.ctl"});
+  ASSERT_TRUE(r.settings.has_value()) << r.error.value_or("");
+  ASSERT_EQ(r.settings->databases.size(), 3u);
+  EXPECT_EQ(r.settings->databases[0].sock_path, "/a.sock");
+  EXPECT_EQ(r.settings->databases[0].file_path, "/var/lib/ovn/a.db");
+  EXPECT_EQ(r.settings->databases[1].sock_path, "/b.sock");
+  EXPECT_EQ(r.settings->databases[1].file_path, "");
+  EXPECT_EQ(r.settings->databases[2].file_path, "");
+  for (const std::string bad : {"A=/a.ctl,/a.sock,", "A=/a.ctl,,/a.db", "A=/a.ctl,/s,/f,/x"}) {
+    const auto e = Parse({"--ovsdb.database=" + bad});
+    EXPECT_FALSE(e.settings.has_value()) << bad;
+    EXPECT_NE(e.error.value_or("").find("NAME=CTL[,SOCK[,FILE]]"), std::string::npos) << bad;
+  }
+}
+
 TEST(ConfigTest, EnvironmentFillsWhatFlagsLeaveUnset) {
   const auto r = Parse({"--ovsdb.timeout=3s"},
                        {{"OVN_RAFT_EXPORTER_OVSDB_TIMEOUT", "1s"},

@@ -15,11 +15,11 @@ Snapshot OneLeader() {
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
   DatabaseReading r;
-  r.target = {"OVN_Northbound", "/a.ctl", "/a.sock"};
+  r.target = {"OVN_Northbound", "/a.ctl", "/a.sock", ""};
   r.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/leader.txt"));
   s.databases.push_back(r);
   DatabaseReading down;
-  down.target = {"OVN_Southbound", "/b.ctl", ""};
+  down.target = {"OVN_Southbound", "/b.ctl", "", ""};
   down.status_error = Error{ErrorCode::kTimeout, "no complete reply"};
   s.databases.push_back(down);
   return s;

@@ -21,14 +21,14 @@ TEST(StatusDocumentTest, ServerFacts) {
   Snapshot s;
   s.taken_at = std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'000));
   DatabaseReading r;
-  r.target = {"OVN_Northbound", "/a.ctl", "/a.sock"};
+  r.target = {"OVN_Northbound", "/a.ctl", "/a.sock", ""};
   r.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/failed-leader.txt"));
   r.memory = ParseMemoryUsage("atoms:765 sessions:2 new-thing:4 junk");
   r.storage = StorageStatus{false, "inconsistent data"};
   r.server_seen_since = s.taken_at - std::chrono::hours(2);
   r.log_uncompacted_since = s.taken_at - std::chrono::hours(1);
   DatabaseReading sb;
-  sb.target = {"OVN_Southbound", "/b.ctl", ""};
+  sb.target = {"OVN_Southbound", "/b.ctl", "", ""};
   sb.memory_error = Error{ErrorCode::kTimeout, "no complete reply"};
   sb.storage_error = Error{ErrorCode::kRpcError, "Failed to find the database."};
   s.databases = {r, sb};

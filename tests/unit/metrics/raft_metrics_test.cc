@@ -19,7 +19,7 @@ const auto kNow = std::chrono::system_clock::time_point(std::chrono::seconds(1'8
 
 DatabaseReading FromFixture(const std::string& db, const std::string& fixture) {
   DatabaseReading r;
-  r.target = {db, "/x.ctl", "/x.sock"};
+  r.target = {db, "/x.ctl", "/x.sock", ""};
   r.status = ParseClusterStatus(testing::Fixture(fixture));
   r.duration_seconds = 0.001;
   return r;
@@ -37,7 +37,7 @@ TEST(RaftMetricsTest, AnIdListedTwiceGivesNoDuplicateSeries) {
   Snapshot s;
   s.taken_at = kNow;
   DatabaseReading r;
-  r.target = {"OVN_Northbound", "/x.ctl", "/x.sock"};
+  r.target = {"OVN_Northbound", "/x.ctl", "/x.sock", ""};
   r.status = ParseClusterStatus(text);
   s.databases.push_back(r);
   const std::string page = prometheus::TextSerializer().Serialize(BuildRaftMetrics(s, {}, 7));
@@ -61,11 +61,11 @@ TEST(RaftMetricsTest, ServerReleaseIsAnInfoSeries) {
   auto nb = FromFixture("OVN_Northbound", "ovs-3.1.0/leader.txt");
   nb.ovs_version = "3.5.0";
   DatabaseReading sb;
-  sb.target = {"OVN_Southbound", "/y.ctl", ""};
+  sb.target = {"OVN_Southbound", "/y.ctl", "", ""};
   sb.status_error = Error{ErrorCode::kRpcError, "unknown cluster"};
   sb.ovs_version = "4.0.0";
   DatabaseReading ic;
-  ic.target = {"OVN_IC_Northbound", "/z.ctl", ""};
+  ic.target = {"OVN_IC_Northbound", "/z.ctl", "", ""};
   ic.status_error = Error{ErrorCode::kSocketMissing, "gone"};
   s.databases = {nb, sb, ic};
   const auto m = Render(s);
@@ -200,7 +200,7 @@ TEST(RaftMetricsTest, ServerFactsInBaseUnits) {
   nb.server_seen_since = kNow - std::chrono::hours(30);
   nb.log_uncompacted_since = kNow - std::chrono::hours(26);
   DatabaseReading sb;
-  sb.target = {"OVN_Southbound", "/y.ctl", ""};
+  sb.target = {"OVN_Southbound", "/y.ctl", "", ""};
   sb.storage = StorageStatus{false, "inconsistent data"};
   sb.memory_error = Error{ErrorCode::kTimeout, "slow"};
   s.databases = {nb, sb};
@@ -228,7 +228,7 @@ TEST(RaftMetricsTest, ServerFactsInBaseUnits) {
 TEST(RaftMetricsTest, FailedReadIsUpZeroWithCountedReason) {
   Snapshot s;
   DatabaseReading r;
-  r.target = {"OVN_Southbound", "/gone.ctl", ""};
+  r.target = {"OVN_Southbound", "/gone.ctl", "", ""};
   r.status_error = Error{ErrorCode::kSocketMissing, "no socket"};
   s.databases.push_back(r);
   const auto m = Render(s, {{{"OVN_Southbound", "socket_missing"}, 3}});
