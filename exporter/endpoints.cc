@@ -19,10 +19,12 @@ HttpResponse Text(int status, std::string body) {
 
 }  // namespace
 
-Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth)
+Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
+                     std::optional<SocketDiscovery> discovery)
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
+      discovery_(std::move(discovery)),
       sources_(SourceLimiter::ShareOf(config_.web_max_connections)) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_);
@@ -153,7 +155,8 @@ HttpResponse Endpoints::Ready() {
 HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
-  return HttpResponse{200, "application/json", SnapshotToJson(*snapshot), {}};
+  return HttpResponse{
+      200, "application/json", SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr), {}};
 }
 
 HttpResponse Endpoints::Landing() const {

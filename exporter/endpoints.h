@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "exporter/config.h"
 #include "metrics/metric_family.h"
 #include "reader/read_coordinator.h"
+#include "reader/socket_discovery.h"
 #include "web/basic_auth.h"
 #include "web/http_server.h"
 #include "web/source_limiter.h"
@@ -21,7 +23,9 @@ namespace ovn_raft {
 
 class Endpoints {
  public:
-  Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth);
+  // `discovery`: where the databases were found, when --ovsdb.database was not given.
+  Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
+            std::optional<SocketDiscovery> discovery = std::nullopt);
   HttpResponse Handle(const HttpRequest& request);
 
  private:
@@ -36,6 +40,7 @@ class Endpoints {
   const Config config_;
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
+  const std::optional<SocketDiscovery> discovery_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   SourceLimiter sources_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.

@@ -55,11 +55,26 @@ void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
 
 }  // namespace
 
-std::string SnapshotToJson(const Snapshot& snapshot) {
+std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
   WriteTime(w, "taken_at", snapshot.taken_at);
+  if (discovery) {
+    w.Key("socket_discovery");
+    w.StartObject();
+    w.Key("tried");
+    w.StartArray();
+    for (const auto& dir : discovery->tried) w.String(dir.c_str());
+    w.EndArray();
+    if (discovery->found_in.empty()) {
+      w.Key("found_in");
+      w.Null();
+    } else {
+      WriteString(w, "found_in", discovery->found_in);
+    }
+    w.EndObject();
+  }
   w.Key("databases");
   w.StartArray();
   for (const auto& r : snapshot.databases) {
