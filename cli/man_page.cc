@@ -50,7 +50,6 @@ std::string RenderManPage(const ManPage& page, const std::vector<FlagSpec>& spec
   out << ".SH OPTIONS\n";
   for (const auto& f : specs) {
     out << ".TP\n\\fB\\-\\-" << Roff(f.name) << "\\fR=\\fIVALUE\\fR\n" << Roff(f.help);
-    if (f.repeatable) out << " May be given more than once.";
     out << "\n.br\nEnvironment: \\fB" << Roff(EnvName(env_prefix, f.name)) << "\\fR";
     if (f.repeatable) out << " (entries separated by ';')";
     out << ".";

@@ -57,7 +57,7 @@ if [ -n "$missing" ]; then
 fi
 
 say "dpkg-buildpackage $version (revision $revision) in $src"
-export OVN_RAFT_REVISION=$revision OVN_RAFT_CIVETWEB_PREFIX="$work/civetweb"
+export OVN_RAFT_REVISION=$revision OVN_RAFT_CIVETWEB_PREFIX="${OVN_RAFT_CIVETWEB_PREFIX:-$work/civetweb}"
 export DEB_BUILD_OPTIONS="noddebs nocheck ${DEB_BUILD_OPTIONS:-}"
 if command -v ccache >/dev/null; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$src"
@@ -79,6 +79,19 @@ for program in ovn-raft-exporter ovn-raft-report; do
   bash "$root/tests/package/man_flags_test.sh" "$check/usr/bin/$program" \
     "$check/usr/share/man/man1/$program.1.gz" >&2
 done
+
+# The unit as installed, and its exposure rated at most 2.5 ("OK"): systemd-analyze verify in a
+# root of the package's files, this host's units (the targets it names) and /bin/kill (procps,
+# on every host: ExecReload).
+mkdir -p "$check/bin"
+cp -an /lib/systemd/system/. "$check/lib/systemd/system/"
+cp /bin/kill "$check/bin/kill"
+unit="$check/lib/systemd/system/ovn-raft-exporter.service"
+MANPATH="$check/usr/share/man" systemd-analyze verify --root="$check" "$unit" >&2 ||
+  die "systemd-analyze verify fails on the unit"
+exposure=$(systemd-analyze security --offline=yes "$unit" 2>/dev/null | sed -nE 's/.*Overall exposure level.*: ([0-9.]+) .*/\1/p')
+say "unit: systemd-analyze verify passes; security exposure $exposure"
+awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 2.5) }' || die "the unit's exposure is ${exposure:-unknown}, above 2.5"
 
 cp "$deb" "$outdir/"
 say "wrote $outdir/$(basename "$deb") ($(du -k "$deb" | cut -f1) KiB) in $((SECONDS - t0)) s"

@@ -138,6 +138,25 @@ count build-asan/ctest.log
 step "fuzzing (${FUZZ_SECONDS:-60}s per target)"
 if bash scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; then passed=$((passed + 2)); else failed=$((failed + 2)); status=1; fi
 
+# --- Debian package (scripts/build-package.sh, tests/package/): the lead may move this block ---
+step "Debian package: build, lintian, man pages, unit; installed on a clean Debian 12 and 13"
+if bash scripts/build-package.sh build/package 2>&1 | tee build/package.log; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  status=1
+fi
+for dist in bookworm trixie; do
+  deb=$(ls build/package/ovn-raft-exporter_*.deb 2>/dev/null | tail -1)
+  [ -n "$deb" ] || { failed=$((failed + 1)); status=1; continue; }
+  bash tests/package/install_test.sh "$dist" "$deb" 2>&1 | tee "build/package-$dist.log" || status=1
+  passed=$((passed + $(grep -c '^install-test.*: ok: ' "build/package-$dist.log" || true)))
+  failed=$((failed + $(grep -c '^install-test.*: FAILED: ' "build/package-$dist.log" || true)))
+  grep -q "^install test on Debian $dist: .* 0 failed" "build/package-$dist.log" ||
+    { failed=$((failed + 1)); status=1; }
+done
+# --- end of the Debian package block ---
+
 echo
 echo "all: $passed passed, $failed failed"
 exit $status

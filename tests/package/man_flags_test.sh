@@ -17,7 +17,7 @@ else
 fi
 # Each flag heads a .TP item: \fB\-\-name\fR
 man_flags=$(awk 'prev == ".TP" { print } { prev = $0 }' <<<"$roff" |
-  grep -oE '^\\fB\\-\\-[a-z0-9.\\-]+' | sed -e 's/^\\fB\\-\\-//' -e 's/\\-/-/g' | sort -u)
+  sed -nE 's/^\\fB\\-\\-((\\-|[a-z0-9.])+)\\fR.*/\1/p' | sed 's/\\-/-/g' | sort -u)
 [ -n "$help_flags" ] || { echo "no flag in $program --help"; exit 1; }
 if [ "$help_flags" != "$man_flags" ]; then
   echo "$program: --help and its manual page list different flags (< --help, > page):"

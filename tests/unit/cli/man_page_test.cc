@@ -32,7 +32,8 @@ TEST(ManPageTest, FlagsVariablesDefaultsAndEscapes) {
                       "\\fB\\-\\-timeout\\fR, still accepted.\n"),
             std::string::npos)
       << page;
-  EXPECT_NE(page.find("\\&.starts with a dot \\e and a backslash May be given more than once."),
+  EXPECT_NE(page.find("\\&.starts with a dot \\e and a backslash\n.br\nEnvironment: "
+                      "\\fBPROG_WEB_LISTEN_ADDRESS\\fR (entries separated by ';')."),
             std::string::npos)
       << page;
   EXPECT_NE(page.find("One.\n.PP\nTwo.\n"), std::string::npos) << page;
