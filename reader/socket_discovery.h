@@ -17,7 +17,7 @@ namespace ovn_raft {
 
 struct SocketDiscovery {
   std::vector<DatabaseTarget> targets;  // the databases to watch
-  std::vector<std::string> tried;       // the directories looked in, in order
+  std::vector<std::string> tried;       // the places searched, in order of preference
   std::string found_in;                 // the first with a database; empty when none had one
 };
 

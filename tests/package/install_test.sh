@@ -104,7 +104,7 @@ grep '^ovn_raft_up' "$work/metrics.txt" >&2 || true
 expect "the exporter said where it found the sockets" \
   "$(grep -q 'OVN database sockets found.*dir=/var/run/ovn' "$work/exporter.log"; echo $?)" "$(head -3 "$work/exporter.log")"
 expect "/status says where it looked" \
-  "$(grep -q '"socket_discovery":{"tried":\["/var/run/ovn",[^]]*\],"found_in":"/var/run/ovn"}' "$work/status.json"; echo $?)" \
+  "$(grep -q '"socket_discovery":{"tried":\["/var/run/ovn"[^]]*\],"found_in":"/var/run/ovn"}' "$work/status.json"; echo $?)" \
   "$(head -c 300 "$work/status.json" 2>/dev/null)"
 expect "the exporter stopped on SIGTERM with status 0" "$(grep -q 'exporter exit 0' "$work/exporter.log"; echo $?)" \
   "$(tail -3 "$work/exporter.log")"
