@@ -4,9 +4,11 @@
 #include <sstream>
 #include <vector>
 
+#include "base/build_version.h"
 #include "base/strings.h"
 #include "cli/duration.h"
 #include "cli/expected_cluster_flags.h"
+#include "cli/man_page.h"
 #include "ovsdb/jsonrpc_client.h"
 #include "reader/database_reader.h"
 #include "web/cidr.h"
@@ -151,12 +153,12 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "ovsdb.database",
                   .help = "NAME=CTL[,SOCK[,FILE]]: a clustered database, its unixctl socket, "
                           "its database socket and its database file (for the file's size and "
-                          "its filesystem's free space). Repeatable; given once, it replaces "
-                          "the defaults.",
+                          "its filesystem's free space). Repeatable. Not given: the ovnnb_db and "
+                          "ovnsb_db sockets found at start in $OVN_RUNDIR when set, else in the "
+                          "first of /var/run/ovn, /run/ovn, /var/snap/microovn/common/run/ovn and "
+                          "/run/openvswitch that has one; NB alone or SB alone is fine.",
                   .repeatable = true,
                   .default_text = "NB and SB under /var/run/ovn"},
-         .defaults = {"OVN_Northbound=/var/run/ovn/ovnnb_db.ctl,/var/run/ovn/ovnnb_db.sock",
-                      "OVN_Southbound=/var/run/ovn/ovnsb_db.ctl,/var/run/ovn/ovnsb_db.sock"},
          .set = AddDatabase},
         {.spec = {.name = "ovsdb.timeout",
                   .help = "Deadline for reading one database, e.g. 2s, 500ms."},
@@ -219,6 +221,31 @@ std::string ConfigUsage() {
          "Flags (each also read from the environment variable shown):\n";
   out << FlagsUsage(ConfigFlags(), kEnvPrefix);
   return out.str();
+}
+
+std::string ConfigManPage() {
+  ManPage page{
+      .program = "ovn-raft-exporter",
+      .summary = "Prometheus exporter for the Raft clusters of OVN's databases",
+      .synopsis = {"[FLAGS]", "parse-status [FILE|-]", "healthcheck [URL]"},
+      .description =
+          {"Serves the Raft facts of the local ovsdb-server's clustered databases (OVN "
+           "Northbound and Southbound) to Prometheus. On every scrape it asks the server for "
+           "cluster/status and its _Server database over their unix sockets, and never sends a "
+           "command that changes the cluster. /metrics has the series, /status the parsed "
+           "status as JSON (read by ovn-raft-report), /healthz and /readyz the process' and the "
+           "databases' health.",
+           "parse-status prints the JSON of a saved cluster/status output; healthcheck asks a "
+           "running exporter's /healthz and exits 0 when it answers."},
+      .version = kBuildVersion,
+      .sections = {
+          {"Files",
+           {"/etc/default/ovn-raft-exporter: the ARGS the systemd unit passes.",
+            "/usr/share/ovn-raft-exporter/: the Prometheus recording rules and alerts, and the "
+            "Grafana dashboards."}},
+          {"See also", {"ovn-raft-report(1), ovn-ctl(8), ovsdb-server(1)"}},
+      }};
+  return RenderManPage(page, ConfigFlags(), kEnvPrefix);
 }
 
 ConfigResult ParseConfig(const std::vector<std::string>& args, const EnvLookup& env) {

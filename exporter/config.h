@@ -29,7 +29,8 @@ struct Config {
   int web_max_connections = 0;
   std::chrono::milliseconds web_request_timeout{0};
   std::vector<std::string> web_allowed_sources;  // IPv4/IPv6 CIDRs; empty: everyone
-  std::vector<DatabaseTarget> databases;         // at least one, unique names
+  std::vector<DatabaseTarget>
+      databases;  // unique names; empty: found at start (socket_discovery.h)
   std::chrono::milliseconds timeout{0};
   std::chrono::milliseconds min_interval{0};
   std::chrono::milliseconds facts_interval{
@@ -53,5 +54,8 @@ std::vector<FlagSpec> ConfigFlags();
 
 // The text of --help.
 std::string ConfigUsage();
+
+// The manual page, from the same flag table (the hidden --help-man prints it).
+std::string ConfigManPage();
 
 }  // namespace ovn_raft

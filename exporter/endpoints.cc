@@ -24,16 +24,17 @@ HttpResponse Text(int status, std::string body) {
 }  // namespace
 
 Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
-                     WebConfigWatcher::Stamp web_config_stamp, bool tls_on)
+                     WebConfigWatcher::Stamp web_config_stamp, bool tls_on,
+                     std::optional<SocketDiscovery> discovery)
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
+      discovery_(std::move(discovery)),
       sources_(SourceLimiter::ShareOf(config_.web_max_connections)),
       render_(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
   if (auth_ && !config_.web_config_file.empty()) {
-    watcher_ =
-        std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
-                                           tls_on);
+    watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
+                                                  tls_on);
   }
 }
 
@@ -164,7 +165,7 @@ HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
   HttpResponse page{200, "application/json", "", {}};
-  render_.Run([&] { page.body = SnapshotToJson(*snapshot); });
+  render_.Run([&] { page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr); });
   return page;
 }
 

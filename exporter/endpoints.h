@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "base/task_pool.h"
 #include "exporter/config.h"
 #include "metrics/metric_family.h"
 #include "reader/read_coordinator.h"
+#include "reader/socket_discovery.h"
 #include "web/basic_auth.h"
 #include "web/http_server.h"
 #include "web/source_limiter.h"
@@ -23,9 +25,11 @@ namespace ovn_raft {
 class Endpoints {
  public:
   // `web_config_stamp`: the web config file's stamp taken before it was loaded for `auth`;
-  // `tls_on`: whether that file turned TLS on.
+  // `tls_on`: whether that file turned TLS on; `discovery`: where the databases were found,
+  // when --ovsdb.database was not given.
   Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
-            WebConfigWatcher::Stamp web_config_stamp = {}, bool tls_on = false);
+            WebConfigWatcher::Stamp web_config_stamp = {}, bool tls_on = false,
+            std::optional<SocketDiscovery> discovery = std::nullopt);
   HttpResponse Handle(const HttpRequest& request);
   // SIGHUP: re-reads the web config file now; false when there is none.
   bool ReloadWebConfig();
@@ -42,6 +46,7 @@ class Endpoints {
   const Config config_;
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
+  const std::optional<SocketDiscovery> discovery_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   SourceLimiter sources_;
   // Pages are rendered here, on as many threads as cores (at most 4), not on the workers.

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "exporter/parse_status_command.h"
 #include "reader/database_reader.h"
 #include "reader/read_coordinator.h"
+#include "reader/socket_discovery.h"
 #include "web/basic_auth.h"
 #include "web/http_server.h"
 #include "web/tls_context.h"
@@ -24,7 +26,25 @@
 namespace ovn_raft {
 namespace {
 
-int Serve(const Config& config, const std::vector<std::string>& warnings) {
+// Without --ovsdb.database, the databases found on this host, said in one log line.
+std::optional<SocketDiscovery> FindDatabases(Config& config) {
+  if (!config.databases.empty()) return std::nullopt;
+  SocketDiscovery found = DiscoverDatabases(ProcessEnv("OVN_RUNDIR"), IsSocket);
+  std::string tried, dbs;
+  for (const auto& dir : found.tried) tried += (tried.empty() ? "" : ",") + dir;
+  for (const auto& d : found.targets) dbs += (dbs.empty() ? "" : ",") + d.name;
+  if (found.found_in.empty()) {
+    Log(LogLevel::kWarn, "no OVN database socket found; watching NB and SB where they would start",
+        {{"tried", tried}, {"watching", found.tried.front()}});
+  } else {
+    Log(LogLevel::kInfo, "OVN database sockets found",
+        {{"dir", found.found_in}, {"databases", dbs}, {"tried", tried}});
+  }
+  config.databases = found.targets;
+  return found;
+}
+
+int Serve(Config config, const std::vector<std::string>& warnings) {
   SetLogLevel(config.log_level);
   SetLogFormat(config.log_format);
   for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
@@ -60,6 +80,7 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
   pthread_sigmask(SIG_BLOCK, &handled, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  const auto discovery = FindDatabases(config);
   CallOptions options;
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
@@ -75,7 +96,8 @@ int Serve(const Config& config, const std::vector<std::string>& warnings) {
       },
       config.min_interval);
   const bool auth_on = auth && auth->users() > 0;
-  Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr);
+  Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr,
+                      discovery);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
   web.threads = config.web_max_connections;
@@ -136,6 +158,11 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && std::strcmp(argv[1], "healthcheck") == 0) {
     return HealthcheckCommand(argc - 2, argv + 2);
+  }
+  // Hidden: the manual page, written by the package build.
+  if (argc == 2 && std::strcmp(argv[1], "--help-man") == 0) {
+    std::cout << ConfigManPage();
+    return 0;
   }
   const ConfigResult parsed =
       ParseConfig(std::vector<std::string>(argv + 1, argv + argc), &ProcessEnv);

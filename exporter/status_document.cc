@@ -64,11 +64,26 @@ void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
 
 }  // namespace
 
-std::string SnapshotToJson(const Snapshot& snapshot) {
+std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
   WriteTime(w, keys::kTakenAt, snapshot.taken_at);
+  if (discovery) {
+    w.Key(keys::kSocketDiscovery);
+    w.StartObject();
+    w.Key(keys::socket_discovery::kTried);
+    w.StartArray();
+    for (const auto& dir : discovery->tried) w.String(dir.c_str());
+    w.EndArray();
+    if (discovery->found_in.empty()) {
+      w.Key(keys::socket_discovery::kFoundIn);
+      w.Null();
+    } else {
+      WriteString(w, keys::socket_discovery::kFoundIn, discovery->found_in);
+    }
+    w.EndObject();
+  }
   w.Key(keys::kDatabases);
   w.StartArray();
   for (const auto& r : snapshot.databases) {

@@ -6,9 +6,11 @@
 #include <string>
 
 #include "reader/snapshot.h"
+#include "reader/socket_discovery.h"
 
 namespace ovn_raft {
 
-std::string SnapshotToJson(const Snapshot& snapshot);
+// `discovery`: where the databases were looked for, when --ovsdb.database was not given.
+std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery = nullptr);
 
 }  // namespace ovn_raft

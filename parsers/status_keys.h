@@ -13,6 +13,12 @@ namespace ovn_raft::status_keys {
 // The document.
 inline constexpr char kTakenAt[] = "taken_at";
 inline constexpr char kDatabases[] = "databases";
+// Where the databases were found, when --ovsdb.database was not given.
+inline constexpr char kSocketDiscovery[] = "socket_discovery";
+namespace socket_discovery {
+inline constexpr char kTried[] = "tried";
+inline constexpr char kFoundIn[] = "found_in";  // null when none of the places had a database
+}  // namespace socket_discovery
 
 // One database's reading.
 namespace database {

@@ -13,6 +13,7 @@
 #include "cli/duration.h"
 #include "cli/expected_cluster_flags.h"
 #include "cli/flag_table.h"
+#include "cli/man_page.h"
 #include "consensus/consensus.h"
 #include "consensus/database_health.h"
 #include "consensus/member_report.h"
@@ -184,6 +185,21 @@ std::string Usage() {
 }  // namespace
 
 std::vector<FlagSpec> ReportFlags() { return Specs(Table()); }
+
+std::string ReportManPage() {
+  ManPage page{
+      .program = "ovn-raft-report",
+      .summary = "print whether the members of OVN's Raft clusters agree",
+      .synopsis = {"[FLAGS] EXPORTER_URL..."},
+      .description = {"Fetches /status from the ovn-raft-exporter of every member (each URL an "
+                      "exporter's base, e.g. http://10.0.0.1:10476) and prints, per database, "
+                      "what each member sees and whether they agree.",
+                      "Exits 0 when every member answered and agrees, 1 otherwise, 2 on bad "
+                      "flags."},
+      .version = kBuildVersion,
+      .sections = {{"See also", {"ovn-raft-exporter(1)"}}}};
+  return RenderManPage(page, ReportFlags(), kEnvPrefix);
+}
 
 namespace {
 

@@ -16,4 +16,7 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env);
 // The report's flags, with their defaults as --help and the README show them.
 std::vector<FlagSpec> ReportFlags();
 
+// The manual page, from the same flag table (the hidden --help-man prints it).
+std::string ReportManPage();
+
 }  // namespace ovn_raft

@@ -11,8 +11,9 @@
 # tests/support/ports.h); the per-release suites on every newer Open vSwitch release
 # scripts/ovs-versions.sh provides and a rolling upgrade through them; the abuse benchmark
 # (each attack once, with its figures); the Kubernetes Components rendered onto the upstream
-# objects and validated; the container image built and run against a real cluster; the plain
-# Release build a packager makes; the unit tests under ASan + UBSan and every libFuzzer target
+# objects and validated; the container image built and run against a real cluster; the Debian
+# package built, checked (lintian, man pages, the unit) and installed on a clean Debian 12 and
+# 13 (tests/package/install_test.sh); the plain Release build a packager makes; the unit tests under ASan + UBSan and every libFuzzer target
 # for FUZZ_SECONDS (default 60), both from one clang build.
 #
 # Each configuration is compiled once, through ccache (CCACHE_DIR, default
@@ -231,6 +232,25 @@ fuzz() {
   return $rc
 }
 
+package() { # the Debian package built and checked, then installed on a clean Debian 12 and 13
+  local rc=0 ok=0 bad=0 dist deb log
+  nice -n 10 bash scripts/build-package.sh build/package && ok=$((ok + 1)) || { bad=$((bad + 1)); rc=1; }
+  deb=$(ls build/package/ovn-raft-exporter_*.deb 2>/dev/null | tail -1)
+  for dist in bookworm trixie; do
+    [ -n "$deb" ] || { bad=$((bad + 1)); rc=1; continue; }
+    log=$logs/package-$dist.log
+    bash tests/package/install_test.sh "$dist" "$deb" >"$log" 2>&1 || rc=1
+    tail -3 "$log"
+    if grep -q "^install test on Debian $dist: .* 0 failed" "$log"; then ok=$((ok + 1)); else
+      bad=$((bad + 1))
+      rc=1
+      cat "$log"
+    fi
+  done
+  echo "package: $ok passed, $bad failed"
+  return $rc
+}
+
 # --- the run ------------------------------------------------------------------------------
 if [ "$tier" = all ]; then
   stage dependencies bash scripts/install-deps.sh || { say "dependencies missing"; exit 1; }
@@ -264,11 +284,10 @@ if [ "$tier" = all ]; then
   else
     say "upstream: skipped (set OVN_RAFT_UPSTREAM_KUBE_OVN and OVN_RAFT_UPSTREAM_OVN_KUBERNETES to clones)"
   fi
-  # >>> More stages that wait plug in here, as background jobs: job NAME FUNCTION [ARGS...]
-  # (the log closes with "NAME: P passed, F failed" or ctest's summary, else the exit status
-  # counts as one check). For example, the Debian package build:
-  #   [ -f scripts/build-package.sh ] && job package bash scripts/build-package.sh build/package
-  # <<<
+  # More stages that wait plug in here, as background jobs: job NAME FUNCTION [ARGS...] (the
+  # log closes with "NAME: P passed, F failed" or ctest's summary, else the exit status counts
+  # as one check).
+  job package package
 fi
 
 # The quick checks (light on the CPU), then what compiles, one configuration at a time.

@@ -52,5 +52,22 @@ TEST(StatusDocumentTest, ServerFacts) {
   EXPECT_FALSE(down.HasMember("server_seen_since"));
 }
 
+// Where the databases were looked for is on /status, and says so when none was found.
+TEST(StatusDocumentTest, SocketDiscovery) {
+  Snapshot s;
+  const auto plain = Parse(SnapshotToJson(s));
+  EXPECT_FALSE(plain.HasMember("socket_discovery"));  // --ovsdb.database given
+  SocketDiscovery none = DiscoverDatabases(std::nullopt, [](const std::string&) { return false; });
+  const auto d = Parse(SnapshotToJson(s, &none));
+  ASSERT_TRUE(d["socket_discovery"]["tried"].IsArray());
+  EXPECT_EQ(d["socket_discovery"]["tried"].Size(), 4u);
+  EXPECT_STREQ(d["socket_discovery"]["tried"][2].GetString(), "/var/snap/microovn/common/run/ovn");
+  EXPECT_TRUE(d["socket_discovery"]["found_in"].IsNull());
+  SocketDiscovery found = none;
+  found.found_in = "/run/ovn";
+  EXPECT_STREQ(Parse(SnapshotToJson(s, &found))["socket_discovery"]["found_in"].GetString(),
+               "/run/ovn");
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -1,0 +1,56 @@
+#include "reader/socket_discovery.h"
+
+#include <sys/stat.h>
+
+namespace ovn_raft {
+namespace {
+
+struct Known {
+  const char* name;
+  const char* file;  // ovn-ctl's name for both sockets, without .ctl/.sock
+};
+constexpr Known kDatabases[] = {{"OVN_Northbound", "ovnnb_db"}, {"OVN_Southbound", "ovnsb_db"}};
+
+DatabaseTarget TargetIn(const std::string& dir, const Known& db) {
+  const std::string base = dir + "/" + db.file;
+  return {db.name, base + ".ctl", base + ".sock"};
+}
+
+}  // namespace
+
+const std::vector<std::string>& UsualRunDirs() {
+  static const std::vector<std::string> dirs = {
+      "/var/run/ovn", "/run/ovn", "/var/snap/microovn/common/run/ovn", "/run/openvswitch"};
+  return dirs;
+}
+
+SocketDiscovery DiscoverDatabases(const std::optional<std::string>& ovn_rundir,
+                                  const std::function<bool(const std::string&)>& is_socket) {
+  SocketDiscovery out;
+  if (ovn_rundir && !ovn_rundir->empty()) {
+    std::string dir = *ovn_rundir;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    out.tried = {dir};
+  } else {
+    out.tried = UsualRunDirs();
+  }
+  for (const auto& dir : out.tried) {
+    for (const auto& db : kDatabases) {
+      DatabaseTarget t = TargetIn(dir, db);
+      if (is_socket(t.ctl_path)) out.targets.push_back(std::move(t));
+    }
+    if (!out.targets.empty()) {
+      out.found_in = dir;
+      return out;
+    }
+  }
+  for (const auto& db : kDatabases) out.targets.push_back(TargetIn(out.tried.front(), db));
+  return out;
+}
+
+bool IsSocket(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+}  // namespace ovn_raft

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Builds the Debian package (debian/, dpkg-buildpackage) and writes ovn-raft-exporter_VERSION_ARCH.deb
+# into OUTDIR, then checks it: lintian reports no error (each remaining tag is explained in
+# docs/package.md) and each manual page lists the flags its program's --help prints.
+#
+#   scripts/build-package.sh OUTDIR
+#
+# The package is built with civetweb 1.16 from Debian 13's source, linked statically
+# (-DOVN_RAFT_CIVETWEB=source, scripts/build-civetweb.sh): the exporter's TLS and IPv6 need it,
+# and Debian's own libcivetweb has neither working. Built on Debian 12, the package installs on
+# Debian 12 and 13 (tests/package/install_test.sh). The source is copied (the files git tracks
+# or would track) into PACKAGE_WORK (default /var/tmp/ovn-raft-exporter-package), a fixed place
+# so that ccache serves the next build; civetweb is built there once.
+set -euo pipefail
+outdir=${1:?usage: build-package.sh OUTDIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${PACKAGE_WORK:-/var/tmp/ovn-raft-exporter-package}
+say() { echo "build-package: $*" >&2; }
+die() { say "$*"; exit 1; }
+t0=$SECONDS
+
+version=$(sed -nE 's/^project\(ovn-raft-exporter VERSION ([0-9.]+).*/\1/p' "$root/CMakeLists.txt")
+revision=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+when=$(git -C "$root" log -1 --format=%cD 2>/dev/null || date -R)
+[ -n "$version" ] || die "no version in CMakeLists.txt"
+
+need=()
+for tool in dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian; do
+  command -v "${tool%%:*}" >/dev/null || need+=("${tool#*:}")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  say "installing ${need[*]}"
+  apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+src="$work/ovn-raft-exporter-$version"
+rm -rf "$src" "$work"/ovn-raft-exporter_*
+mkdir -p "$src" "$outdir"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"' |
+  tar --null -T - -cf -) | tar -C "$src" -xf -
+cat >"$src/debian/changelog" <<CHANGELOG
+ovn-raft-exporter ($version) unstable; urgency=medium
+
+  * Built from revision $revision.
+
+ -- ovn-raft-exporter developers <ovn-raft-exporter@users.noreply.github.com>  $when
+CHANGELOG
+
+missing=$(cd "$src" && dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p' |
+  sed -E 's/\([^)]*\)//g; s/\|[^ ]*//g')
+if [ -n "$missing" ]; then
+  say "installing build dependencies: $missing"
+  apt-get update -q >/dev/null
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+
+say "dpkg-buildpackage $version (revision $revision) in $src"
+export OVN_RAFT_REVISION=$revision OVN_RAFT_CIVETWEB_PREFIX="${OVN_RAFT_CIVETWEB_PREFIX:-$work/civetweb}"
+export DEB_BUILD_OPTIONS="noddebs nocheck ${DEB_BUILD_OPTIONS:-}"
+if command -v ccache >/dev/null; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$src"
+fi
+(cd "$src" && dpkg-buildpackage -b -us -uc) >"$work/build.log" 2>&1 ||
+  { tail -40 "$work/build.log"; die "dpkg-buildpackage failed (log: $work/build.log)"; }
+deb=$(ls "$work"/ovn-raft-exporter_"$version"_*.deb)
+
+say "lintian"
+lintian --info --display-info --pedantic --tag-display-limit 0 "$deb" >"$work/lintian.txt" 2>&1 || true
+grep -E '^[EWIP]: ' "$work/lintian.txt" | sort | uniq -c >&2 || true
+if grep -q '^E: ' "$work/lintian.txt"; then die "lintian reports errors (see $work/lintian.txt)"; fi
+
+# The manual pages, as packaged, against the packaged programs' --help.
+check="$work/check"
+rm -rf "$check"
+dpkg-deb -x "$deb" "$check"
+for program in ovn-raft-exporter ovn-raft-report; do
+  bash "$root/tests/package/man_flags_test.sh" "$check/usr/bin/$program" \
+    "$check/usr/share/man/man1/$program.1.gz" >&2
+done
+
+# The unit as installed, and its exposure rated at most 2.5 ("OK"): systemd-analyze verify in a
+# root of the package's files, this host's units (the targets it names) and /bin/kill (procps,
+# on every host: ExecReload).
+mkdir -p "$check/bin"
+cp -an /lib/systemd/system/. "$check/lib/systemd/system/"
+cp /bin/kill "$check/bin/kill"
+unit="$check/lib/systemd/system/ovn-raft-exporter.service"
+MANPATH="$check/usr/share/man" systemd-analyze verify --root="$check" "$unit" >&2 ||
+  die "systemd-analyze verify fails on the unit"
+exposure=$(systemd-analyze security --offline=yes "$unit" 2>/dev/null | sed -nE 's/.*Overall exposure level.*: ([0-9.]+) .*/\1/p')
+say "unit: systemd-analyze verify passes; security exposure $exposure"
+awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 2.5) }' || die "the unit's exposure is ${exposure:-unknown}, above 2.5"
+
+cp "$deb" "$outdir/"
+say "wrote $outdir/$(basename "$deb") ($(du -k "$deb" | cut -f1) KiB) in $((SECONDS - t0)) s"
