@@ -13,7 +13,7 @@ constexpr Known kDatabases[] = {{"OVN_Northbound", "ovnnb_db"}, {"OVN_Southbound
 
 DatabaseTarget TargetIn(const std::string& dir, const Known& db) {
   const std::string base = dir + "/" + db.file;
-  return {db.name, base + ".ctl", base + ".sock"};
+  return {db.name, base + ".ctl", base + ".sock", ""};
 }
 
 }  // namespace

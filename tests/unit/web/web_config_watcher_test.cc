@@ -48,7 +48,7 @@ TEST_F(WebConfigWatcherTest, AChangeWhileTheFirstLoadRanIsSeen) {
   ASSERT_TRUE(first.ok());
   BasicAuth auth(first.value().basic_auth_users);
   WriteUsers(path_, "  prom: " + Bcrypt("two") + "\n");  // the change in between
-  WebConfigWatcher watcher(path_, auth, stamp);
+  WebConfigWatcher watcher(path_, auth, stamp, false);
   watcher.Poll();
   EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kAllowed);  // prom:two
   EXPECT_EQ(auth.Check("Basic cHJvbTpvbmU="), AuthResult::kDenied);   // prom:one
@@ -58,7 +58,7 @@ TEST_F(WebConfigWatcherTest, AChangeWhileTheFirstLoadRanIsSeen) {
 TEST_F(WebConfigWatcherTest, ReloadReadsTheFileWhateverItsStamp) {
   WriteUsers(path_, "  prom: " + Bcrypt("one") + "\n");
   BasicAuth auth({{"prom", Bcrypt("two")}});
-  WebConfigWatcher watcher(path_, auth, WebConfigWatcher::StampOf(path_));
+  WebConfigWatcher watcher(path_, auth, WebConfigWatcher::StampOf(path_), false);
   watcher.Poll();  // unchanged since the stamp: not read
   EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kAllowed);
   watcher.Reload();
