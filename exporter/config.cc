@@ -158,7 +158,7 @@ const std::vector<Flag<Config>>& Table() {
                           "first of /var/run/ovn, /run/ovn, /var/snap/microovn/common/run/ovn and "
                           "/run/openvswitch that has one; NB alone or SB alone is fine.",
                   .repeatable = true,
-                  .default_text = "NB and SB under /var/run/ovn"},
+                  .default_text = "NB and SB, found at start"},
          .set = AddDatabase},
         {.spec = {.name = "ovsdb.timeout",
                   .help = "Deadline for reading one database, e.g. 2s, 500ms."},
