@@ -60,7 +60,7 @@ promtool check rules alerts/*.yaml
 /usr/bin/python3 alerts/tests/lint_alerts.py
 /usr/bin/python3 tests/dashboards/check_dashboards.py
 /usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
-(cd alerts/tests && promtool test rules scenarios/*-test.yaml releases-test.yaml storage-test.yaml deployment-labels-test.yaml unheard-test.yaml filesystem-test.yaml)
+(cd alerts/tests && promtool test rules scenarios/*-test.yaml releases-test.yaml storage-test.yaml deployment-labels-test.yaml unheard-test.yaml filesystem-test.yaml raft-defects-test.yaml)
 
 step "deploy: kustomize Components on the upstream objects, schemas, kubectl patch, Helm"
 (cd tests/deploy && npm ci --no-audit --no-fund --loglevel=error)
