@@ -4,8 +4,10 @@
 # Alertmanager with the shipped alerts/alertmanager/alertmanager.yml (its receivers pointed at
 # a webhook receiver here, shorter group timings). Two of the three members are killed: the
 # webhook must get exactly one critical notification per database (OVNRaftQuorumLost), and no
-# notification for an alert the inhibit rules silence. It also checks that the fragment and the
-# AlertmanagerConfig hold the same rules as the example and that amtool accepts the example.
+# notification for an alert the inhibit rules silence. Then every rule in the same
+# Alertmanager, through its API: each target it names is inhibited by its source with equal
+# labels, and the same target alone in another namespace is not. It also checks that the
+# fragment and the AlertmanagerConfig hold the same rules as the example, and amtool accepts it.
 #
 #   alertmanager-inhibit.sh [BUILD_DIR]     exit 0 on success; prints every notification
 set -euo pipefail
@@ -177,6 +179,42 @@ for db in ("OVN_Northbound", "OVN_Southbound"):
 extra = set(critical) - {"OVN_Northbound", "OVN_Southbound"}
 if extra:
     bad.append(f"critical notifications for {sorted(extra)}")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+
+echo "== every inhibit rule in the real Alertmanager: each target it names is inhibited by its"
+echo "   source with the equal labels, and not in another namespace (alerts posted to its API)"
+python3 - "$am_port" "$am_dir/inhibit-rules.yml" <<'PY'
+import json, re, sys, time, urllib.request, yaml
+port, rules_file = sys.argv[1], sys.argv[2]
+api = f"http://127.0.0.1:{port}/api/v2/alerts"
+labels = {"db": "OVN_Northbound", "cluster_id": "c0", "instance": "i0", "server_id": "s0", "severity": "warning"}
+rules = yaml.safe_load(open(rules_file))["inhibit_rules"]
+posted, want = [], []
+for i, r in enumerate(rules):
+    source = re.fullmatch(r'alertname="(\w+)"', r["source_matchers"][0])[1]
+    targets = re.fullmatch(r'alertname=~?"(.*)"', r["target_matchers"][0])[1].split("|")
+    ns = f"inhibit-{i}"
+    posted.append(dict(labels, alertname=source, namespace=ns))
+    for t in targets:
+        posted.append(dict(labels, alertname=t, namespace=ns))
+        # Alone in a namespace of its own: no source there.
+        posted.append(dict(labels, alertname=t, namespace=f"{ns}-other-{t}"))
+        want.append((t, ns, source))
+body = json.dumps([{"labels": l} for l in posted]).encode()
+urllib.request.urlopen(urllib.request.Request(api, body, {"Content-Type": "application/json"}))
+bad = []
+for _ in range(20):
+    time.sleep(0.5)
+    got = json.load(urllib.request.urlopen(api + "?active=true&inhibited=true&silenced=true&filter=namespace%3D~%22inhibit-.*%22"))
+    inhibited = {(a["labels"]["alertname"], a["labels"]["namespace"]) for a in got if a["status"]["inhibitedBy"]}
+    bad = [f"{t} in {ns} not inhibited by {s}" for t, ns, s in want if (t, ns) not in inhibited]
+    bad += [f"{t} in {ns} inhibited" for t, ns in inhibited if "-other-" in ns]
+    if not bad:
+        break
+print(f"  {len(rules)} rules, {len(want)} source/target pairs inhibited, none in another namespace")
 for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
