@@ -402,6 +402,16 @@
             },
           },
           {
+            alert: 'OVNRaftReleaseWithKnownRaftDefects',
+            expr: 'ovn_raft_cluster_member:raft_defect_release:info',
+            'for': $._config.raftDefectReleasesFor,
+            labels: { severity: 'info' },
+            annotations: {
+              summary: 'An OVN Raft member runs an Open vSwitch release with known Raft defects.',
+              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) runs ovsdb-server {{ $labels.version }}, a release before Open vSwitch fixed known Raft defects (fixed in: {{ $labels.fixed_in }}; see docs/ovs-raft-defects.md). Distributions backport fixes without changing the version: if your package has them, silence this alert for version={{ $labels.version }}.",
+            },
+          },
+          {
             alert: 'OVNRaftStatusNotUnderstood',
             expr: "ovn_raft_parse_warnings{%(selector)s} > 0" % $._config.labels,
             'for': '1h',

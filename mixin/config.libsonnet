@@ -40,6 +40,20 @@
     // rolling upgrade of the ovn-central members takes (minutes to one maintenance window).
     mixedReleasesFor: '12h',
     backlogEntries: 100,
+    // OVNRaftReleaseWithKnownRaftDefects: Open vSwitch releases without a fix for the Raft
+    // defects of docs/ovs-raft-defects.md, by release series, with the first release that
+    // fixes them all (versions: an RE2 regex on the ovsdb-server version; anything after the
+    // version number, such as a distribution's suffix, is ignored). Distributions backport
+    // fixes without changing the version, so the alert is info only: silence it per version.
+    raftDefectReleases: [
+      { versions: '2\\.[0-9]+\\.[0-9]+|3\\.[0-2]\\.[0-9]+', fixed_in: 'none in its series (3.3.9 or later)' },
+      { versions: '3\\.3\\.[0-8]', fixed_in: '3.3.9' },
+      { versions: '3\\.4\\.[0-5]', fixed_in: '3.4.6' },
+      { versions: '3\\.5\\.[0-3]', fixed_in: '3.5.4' },
+      { versions: '3\\.6\\.[0-2]', fixed_in: '3.6.3' },
+      { versions: '3\\.7\\.0', fixed_in: '3.7.1' },
+    ],
+    raftDefectReleasesFor: '1h',
     // The filesystem holding a database file (--ovsdb.database NAME=CTL,SOCK,FILE), in the
     // style of node-mixin's filesystem alerts: OVNRaftDatabaseFilesystemFillingUp when less than
     // filesystemFillingUpPercent is free and the trend over filesystemPredictWindow empties it

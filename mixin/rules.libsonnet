@@ -796,6 +796,17 @@
             ||| % $._config.labels,
           },
           {
+            // Members on an Open vSwitch release with known Raft defects, with the release of
+            // its series that fixes them (OVNRaftReleaseWithKnownRaftDefects). By version only:
+            // a distribution's backported fixes do not show.
+            record: 'ovn_raft_cluster_member:raft_defect_release:info',
+            expr: std.join('\n  or\n', [
+              'label_replace(ovn_raft_cluster_member:ovs_version:info{version=~`(%s)([^0-9].*)?`}, "fixed_in", "%s", "", "")'
+              % [r.versions, r.fixed_in]
+              for r in $._config.raftDefectReleases
+            ]) + '\n',
+          },
+          {
             // Members whose storage failed, with why (OVNRaftMemberFailed). Empty while none has.
             record: 'ovn_raft_cluster_member:storage_failed:info',
             expr: |||

@@ -3,6 +3,7 @@
 # rules and alerts, evaluated every 2 s so that the demo and the end-to-end test see changes fast.
 # OVN_RAFT_FOR_SPEEDUP=N (start): the alerts' for: durations divided by N (a copy in DIR), so
 # that a test can watch a whole for: window fire; the recording rules are used as shipped.
+# OVN_RAFT_ALERTMANAGER=HOST:PORT (start, retarget): send the alerts to that Alertmanager.
 #
 #   prometheus-demo.sh start DIR PORT EXPORTER_URL...   start; pid in DIR/prometheus.pid
 #   prometheus-demo.sh retarget DIR EXPORTER_URL...     scrape these instead (reloads)
@@ -30,11 +31,15 @@ write_config() { # DIR EXPORTER_URL...
   shift
   local targets=""
   for url in "$@"; do targets+="'${url#http://}', "; done
+  local alerting=""
+  [ -z "${OVN_RAFT_ALERTMANAGER:-}" ] ||
+    alerting="alerting: {alertmanagers: [{static_configs: [{targets: ['$OVN_RAFT_ALERTMANAGER']}]}]}"
   cat >"$dir/prometheus.yml" <<YAML
 global:
   scrape_interval: 2s
   scrape_timeout: 1s
   evaluation_interval: 2s
+$alerting
 rule_files:
   - $root/alerts/ovn-raft-rules.yaml
   - $(alerts_file "$dir")

@@ -499,6 +499,15 @@ def main():
     report(f"kube-prometheus-stack PodMonitor labels {labels}", None,
            [] if labels.get("release") == "kube-prometheus-stack" else ["no release: kube-prometheus-stack label"])
 
+    # The Alertmanager inhibit rules for the Prometheus Operator: valid, and a bad one refused.
+    amc = yaml.safe_load((ROOT / "alerts/alertmanager/alertmanagerconfig.yaml").read_text())
+    amc["metadata"]["namespace"] = "kube-system"
+    report(f"AlertmanagerConfig with {len(amc['spec']['inhibitRules'])} inhibit rules", None, schema_problems([amc]))
+    bad = copy.deepcopy(amc)
+    bad["spec"]["inhibitRules"][0]["sourceMatch"][0]["matchType"] = "=="
+    report("refused: an AlertmanagerConfig matcher of type ==", None,
+           [] if any("matchType" in p for p in schema_problems([bad])) else ["not refused"])
+
     # The README's PodMonitor step for TLS: strategic merge is refused for the CRD, merge works.
     refused, merged = patch_podmonitor(tool["kubectl"], "kube-ovn/podmonitor.yaml", "kube-ovn/tls/podmonitor-https.yaml")
     endpoint = merged[0]["spec"]["podMetricsEndpoints"][0] if merged else {}

@@ -81,6 +81,11 @@ std::string Describe(const Verdicts& vs) {
   return o.str();
 }
 
+// The alerts the scenarios watch: all but OVNRaftReleaseWithKnownRaftDefects, which names
+// every member of an older release (the system's ovsdb-server among them) whatever the cluster
+// does; alerts/tests/raft-defects-test.yaml tests it.
+constexpr const char* kWatchedAlerts = "ALERTS{alertname!=\"OVNRaftReleaseWithKnownRaftDefects\"}";
+
 class EndToEnd {
  public:
   // `flags` go to every exporter; `expected` is what the reference analysis is told (the same).
@@ -247,7 +252,7 @@ class EndToEnd {
   // Pending or firing alerts as "Name/db" ("Name/-" without a db label).
   std::set<std::string> Alerts() const {
     std::set<std::string> out;
-    for (const auto& s : PolledQuery(prometheus_port_, "ALERTS")) {
+    for (const auto& s : PolledQuery(prometheus_port_, kWatchedAlerts)) {
       const auto db = s.labels.find("db");
       out.insert(s.labels.at("alertname") + "/" + (db == s.labels.end() ? "-" : db->second));
     }
@@ -356,7 +361,7 @@ class EndToEnd {
       }
       if (!reference.empty() && reference == rules && active == alerts) {
         std::string states;  // for the log: which of them fire already, which are pending
-        for (const auto& a : PolledQuery(prometheus_port_, "ALERTS")) {
+        for (const auto& a : PolledQuery(prometheus_port_, kWatchedAlerts)) {
           const auto db = a.labels.find("db");
           states += " " + a.labels.at("alertname") + "/" +
                     (db == a.labels.end() ? "-" : db->second) + "=" + a.labels.at("alertstate");
@@ -671,7 +676,7 @@ class AlertLog {
   }
   void Sample() {
     std::map<std::string, std::string> now;  // alert/db -> state
-    for (const auto& a : PolledQuery(port_, "ALERTS")) {
+    for (const auto& a : PolledQuery(port_, kWatchedAlerts)) {
       const auto db = a.labels.find("db");
       now[a.labels.at("alertname") + "/" + (db == a.labels.end() ? "-" : db->second)] =
           a.labels.at("alertstate");
