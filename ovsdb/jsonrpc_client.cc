@@ -138,8 +138,11 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::Extract(const CallOpti
   // Several messages may be queued; consume each complete one until ours appears. The
   // consumed bytes go in one erase at the end: one erase per message made a flood of tiny
   // messages quadratic (a full core).
-  std::size_t consumed = 0;
-  const auto compact = [&] { buffer_.erase(0, consumed); };
+  std::size_t consumed = 0, dropped = 0;
+  const auto compact = [&] {
+    buffer_.erase(0, consumed);
+    if (options.budget != nullptr) options.budget->Give(dropped);
+  };
   while (true) {
     const std::string_view rest = std::string_view(buffer_).substr(consumed);
     const auto state = framer_.Scan(rest);
@@ -149,7 +152,8 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::Extract(const CallOpti
     }
     if (state == JsonFramer::State::kIncomplete) break;
     auto message = ParseJsonMessage(rest.substr(0, framer_.message_end()));
-    consumed += framer_.message_end();
+    const std::size_t size = framer_.message_end();
+    consumed += size;
     framer_ = JsonFramer();
     if (!message) return ReadResult<JsonMessage>(message.error());
     auto kind = ClassifyMessage(message.value(), id_);
@@ -162,6 +166,7 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::Extract(const CallOpti
       }
       return message;
     }
+    dropped += size;
   }
   compact();
   if (buffer_.size() > options.max_reply_bytes) {

@@ -21,6 +21,9 @@ class ReplyBudget {
     left_ -= bytes;
     return true;
   }
+  // Gives back `bytes` taken for messages read and dropped (notifications before the reply):
+  // the budget bounds what is held, and a dropped message is no longer held.
+  void Give(std::size_t bytes) { left_ = bytes > limit_ - left_ ? limit_ : left_ + bytes; }
   void CountRefusal() { ++refusals_; }
   std::size_t limit() const { return limit_; }
   std::uint64_t refusals() const { return refusals_; }

@@ -15,6 +15,7 @@
 #include <optional>
 #include <thread>
 
+#include "ovsdb/reply_budget.h"
 #include "support/fake_unix_server.h"
 #include "support/ovsdb_calls.h"
 
@@ -124,6 +125,31 @@ TEST(JsonRpcClientTest, TwentyMebibyteReplyIsRefused) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kReplyTooLarge);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+}
+
+// The round's budget bounds what is held: notifications read and dropped before the reply give
+// their bytes back, a reply larger than what is left is refused.
+TEST(JsonRpcClientTest, TheBudgetCountsWhatIsHeldNotWhatWasDropped) {
+  std::string notes;
+  while (notes.size() < (2u << 20)) notes += R"({"id":null,"method":"n","params":[]})";
+  FakeUnixServer chatty(
+      [&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, notes + Reply("ok")); });
+  ReplyBudget budget(1u << 20);
+  CallOptions o = Timeout(5000);
+  o.budget = &budget;
+  const auto r = UnixctlCall(chatty.path(), "x", {}, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(budget.refusals(), 0u);
+
+  FakeUnixServer big([](int fd, const std::string&) {
+    FakeUnixServer::WriteAll(fd, Reply(std::string(2u << 20, 'x')));
+  });
+  ReplyBudget small(1u << 20);
+  o.budget = &small;
+  const auto refused = UnixctlCall(big.path(), "x", {}, o);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kRoundBudgetExceeded);
+  EXPECT_EQ(small.refusals(), 1u);
 }
 
 TEST(JsonRpcClientTest, ClosedMidReply) {
