@@ -15,6 +15,7 @@
 #include "support/eventually.h"
 #include "support/exporter_process.h"
 #include "support/prometheus_client.h"
+#include "support/shell.h"
 
 namespace ovn_raft {
 namespace {
@@ -22,16 +23,7 @@ namespace {
 using testing::ExporterProcess;
 using testing::RaftCluster;
 
-std::string Shell(const std::string& command, int* exit_code = nullptr) {
-  std::string out;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+using testing::Shell;
 
 // A CA, the exporter's certificate for ::1 and 127.0.0.1, a client certificate, one from
 // another CA and an expired one, in a temporary directory.

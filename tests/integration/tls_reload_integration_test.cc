@@ -17,6 +17,7 @@
 #include "support/exporter_process.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
+#include "support/shell.h"
 
 namespace ovn_raft {
 namespace {
@@ -24,16 +25,7 @@ namespace {
 using testing::ExporterProcess;
 using testing::FakeUnixServer;
 
-std::string Shell(const std::string& command, int* exit_code = nullptr) {
-  std::string out;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+using testing::Shell;
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path);

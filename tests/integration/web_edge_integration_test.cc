@@ -22,6 +22,7 @@
 #include "raft_cluster.h"
 #include "support/eventually.h"
 #include "support/exporter_process.h"
+#include "support/shell.h"
 
 namespace ovn_raft {
 namespace {
@@ -29,16 +30,7 @@ namespace {
 using testing::ExporterProcess;
 using testing::RaftCluster;
 
-std::string Shell(const std::string& command, int* exit_code = nullptr) {
-  std::string out;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof(buf), p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  if (exit_code) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+using testing::Shell;
 
 // The HTTP status curl saw ("000": none), from `source` (a 127.0.0.0/8 address) when given.
 std::string CurlCode(const std::string& url, const std::string& args = "") {
