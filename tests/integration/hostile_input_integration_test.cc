@@ -233,7 +233,7 @@ std::string Replace(std::string text, const std::string& from, const std::string
   return text;
 }
 
-// The hostile /status of issue 38: escape sequences and shell text in every string field. The
+// A hostile /status: escape sequences and shell text in every string field. The
 // report prints nothing a terminal acts on, and its one command that changes a cluster only
 // when every part of it is what it should be.
 TEST(HostileInputIntegrationTest, TheReportEscapesEverythingAndAdvisesOnlyWellFormedKicks) {

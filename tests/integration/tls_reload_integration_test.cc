@@ -1,4 +1,4 @@
-// The files the exporter reloads, swapped for what would hang or flood it (issue 38): a FIFO, a
+// The files the exporter reloads, swapped for what would hang or flood it: a FIFO, a
 // 1 GiB sparse file, a 30,000-line cipher list, as certificate, key and web config. Scrapes over
 // TLS and plain HTTP keep answering within a second, SIGTERM still stops the process, and the
 // last good state holds. Real curl and openssl; a fake ovsdb-server (its replies do not matter
