@@ -38,7 +38,9 @@ def default_of(flag):
 
 port = int(default_of("web.listen-address").lstrip(":"))
 telemetry = default_of("web.telemetry-path")
-socket_dir = re.fullmatch(r"NB and SB under (\S+)", default_of("ovsdb.database")).group(1)
+# Without --ovsdb.database the sockets are looked for at start, first in the place ovn-ctl uses
+# by default: the sidecars mount exactly that one.
+socket_dir = re.search(r"--ovsdb\.database=VALUE .*?\n.*? else in the first of (/[^ ,]+)", usage).group(1)
 version = re.search(r"project\(ovn-raft-exporter VERSION ([\d.]+)", (root / "CMakeLists.txt").read_text()).group(1)
 
 for flavour in ("kube-ovn", "kube-ovn/hcp", "ovn-kubernetes"):

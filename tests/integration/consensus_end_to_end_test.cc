@@ -219,8 +219,9 @@ class EndToEnd {
     each("ovn_raft_cluster_member:unexpected_host:named_by", [](Verdict& v, const S& s) {
       v.unexpected.insert(s.labels.at("member_id") + "@" + s.labels.at("host"));
     });
-    for (const auto& [what, verb] : std::vector<std::pair<std::string, std::string>>{
+    for (const auto& [what, says] : std::vector<std::pair<std::string, std::string>>{
              {"missing", " lacks "}, {"extra", " lists "}, {"moved", " moves "}}) {
+      const std::string& verb = says;  // clang before 16 cannot capture a structured binding
       each("ovn_raft_cluster_reporter_member:" + what + ":info", [&](Verdict& v, const S& s) {
         v.differences.insert(s.labels.at("server_id") + verb + s.labels.at("member_id"));
       });
