@@ -17,8 +17,11 @@ std::optional<StorageStatus> ParseStorageStatus(std::string_view reply) {
   if (line.empty()) return std::nullopt;
   StorageStatus s;
   s.ok = line == "ok";
-  // Cut between characters and made valid: it is shown on /status as a JSON string.
-  if (!s.ok) s.error = ValidUtf8(Utf8Prefix(line, kMaxErrorLength));
+  // Made valid, then cut between characters: it is shown on /status as a JSON string, and an
+  // invalid byte becomes a replacement character of three, so the cut comes last.
+  if (!s.ok) {
+    s.error = std::string(Utf8Prefix(ValidUtf8(line.substr(0, kMaxErrorLength)), kMaxErrorLength));
+  }
   return s;
 }
 

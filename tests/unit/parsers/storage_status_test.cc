@@ -45,3 +45,17 @@ TEST(StorageStatusTest, AnythingElseIsRefused) {
 
 }  // namespace
 }  // namespace ovn_raft
+
+namespace ovn_raft {
+namespace {
+
+// Invalid bytes become replacement characters (three bytes each): the bound still holds.
+TEST(StorageStatusTest, AnErrorOfInvalidBytesStaysWithinItsBound) {
+  const auto s = ParseStorageStatus("status: " + std::string(600, '\xff'));
+  ASSERT_TRUE(s.has_value());
+  EXPECT_LE(s->error.size(), 512u);
+  EXPECT_FALSE(s->error.empty());
+}
+
+}  // namespace
+}  // namespace ovn_raft
