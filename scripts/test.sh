@@ -187,6 +187,10 @@ upgrade() {
   grep -ohE '^(upgrade path|\[ (scenario|alerts) +\]).*' "$logs/upgrade.xml" || true
   return $rc
 }
+after_integration() { # CMD...: waits for the integration job to end, then runs CMD
+  while [ ! -f "$logs/integration.rc" ]; do sleep 2; done
+  "$@"
+}
 abuse() { # every attack once, plain HTTP and TLS; one check per attack, none printed fails
   bash scripts/abuse-benchmark.sh
   local rc=$? ok missed
@@ -277,7 +281,9 @@ if [ "$tier" = all ]; then
   job integration integration_tests
   for v in "${!ovs_dir[@]}"; do job "ovs-$v" release_suite "$v" "${ovs_dir[$v]}"; done
   [ -z "$versions" ] || job upgrade upgrade
-  job abuse abuse
+  # The abuse benchmark times password checks and scrapes against targets: it starts once the
+  # integration tests, which would take its CPU, are done.
+  job abuse after_integration abuse
   job deploy deploy
   if [ -n "${OVN_RAFT_UPSTREAM_KUBE_OVN:-}" ] && [ -n "${OVN_RAFT_UPSTREAM_OVN_KUBERNETES:-}" ]; then
     job upstream upstream
