@@ -76,9 +76,15 @@ std::map<std::string, std::uint64_t> Unheard(const Reports& reports) {
     for (const MemberReport* r : reports) {
       if (r->status != "cluster_member" || r == leader) continue;
       const auto it = leader->heard_ms_ago.find(r->server_id);
-      if (it != leader->heard_ms_ago.end() && it->second >= 2 * *leader->election_timer_ms) {
-        unheard[r->server_id] = it->second;
+      if (it == leader->heard_ms_ago.end() || it->second < 2 * *leader->election_timer_ms) continue;
+      // Restarted after the leader last heard it, and not long ago: rejoining, not unheard
+      // (the same window as ovn_raft_cluster_member:unheard:info's memberRejoinSeconds).
+      constexpr double kRejoinSeconds = 120;
+      if (r->up_for_s && *r->up_for_s < kRejoinSeconds &&
+          *r->up_for_s * 1000 < static_cast<double>(it->second)) {
+        continue;
       }
+      unheard[r->server_id] = it->second;
     }
   }
   return unheard;

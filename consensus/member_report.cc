@@ -15,6 +15,12 @@ std::string Str(const rapidjson::Value& o, const char* key) {
   return std::string(it->value.GetString(), it->value.GetStringLength());
 }
 
+std::optional<double> Number(const rapidjson::Value& o, const char* key) {
+  const auto it = o.FindMember(key);
+  if (it == o.MemberEnd() || !it->value.IsNumber()) return std::nullopt;
+  return it->value.GetDouble();
+}
+
 std::optional<std::uint64_t> Uint(const rapidjson::Value& o, const char* key) {
   const auto it = o.FindMember(key);
   if (it == o.MemberEnd() || !it->value.IsUint64()) return std::nullopt;
@@ -38,9 +44,12 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
     return "lists " + std::to_string(d[keys::kDatabases].Size()) + " databases, more than " +
            std::to_string(kMaxStatusDatabases) + ": not an exporter's /status";
   }
+  const auto taken_at = Number(d, keys::kTakenAt);
   for (const auto& db : d[keys::kDatabases].GetArray()) {
     if (!db.IsObject()) continue;
     MemberReport r;
+    const auto seen_since = Number(db, keys::database::kServerSeenSince);
+    if (taken_at && seen_since && *taken_at >= *seen_since) r.up_for_s = *taken_at - *seen_since;
     r.source = source;
     r.db = Str(db, keys::database::kName);
     r.ctl = Str(db, keys::database::kCtl);

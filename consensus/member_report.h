@@ -32,6 +32,9 @@ struct MemberReport {
   std::map<std::string, std::uint64_t> heard_ms_ago;
   std::optional<std::uint64_t> election_timer_ms;
   std::set<std::string> established;
+  // How long its ovsdb-server has run as its exporter saw it, when the document says: a member
+  // restarted after the leader last heard from it is one the leader has not heard *yet*.
+  std::optional<double> up_for_s;
 };
 
 // Bounds on what one /status may list: an exporter reads a few databases, and a cluster's

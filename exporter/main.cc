@@ -30,8 +30,13 @@ namespace {
 std::optional<SocketDiscovery> FindDatabases(Config& config) {
   if (!config.databases.empty()) return std::nullopt;
   SocketDiscovery found = DiscoverDatabases(ProcessEnv("OVN_RUNDIR"), IsSocket);
-  std::string tried, dbs;
+  DiscoverDatabaseFiles(ProcessEnv("OVN_DBDIR"), IsRegularFile, found);
+  std::string tried, dbs, files, files_tried;
   for (const auto& dir : found.tried) tried += (tried.empty() ? "" : ",") + dir;
+  for (const auto& dir : found.files_tried) files_tried += (files_tried.empty() ? "" : ",") + dir;
+  for (const auto& d : found.targets) {
+    if (!d.file_path.empty()) files += (files.empty() ? "" : ",") + d.file_path;
+  }
   for (const auto& d : found.targets) dbs += (dbs.empty() ? "" : ",") + d.name;
   if (found.found_in.empty()) {
     Log(LogLevel::kWarn, "no OVN database socket found; watching NB and SB where they would start",
@@ -39,6 +44,12 @@ std::optional<SocketDiscovery> FindDatabases(Config& config) {
   } else {
     Log(LogLevel::kInfo, "OVN database sockets found",
         {{"dir", found.found_in}, {"databases", dbs}, {"tried", tried}});
+  }
+  if (files.empty()) {
+    Log(LogLevel::kInfo, "no OVN database file found; their size and free space are not read",
+        {{"tried", files_tried}});
+  } else {
+    Log(LogLevel::kInfo, "OVN database files found", {{"files", files}, {"tried", files_tried}});
   }
   config.databases = found.targets;
   return found;

@@ -82,6 +82,16 @@ std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* disc
     } else {
       WriteString(w, keys::socket_discovery::kFoundIn, discovery->found_in);
     }
+    w.Key(keys::socket_discovery::kFilesTried);
+    w.StartArray();
+    for (const auto& dir : discovery->files_tried) w.String(dir.c_str());
+    w.EndArray();
+    if (discovery->files_found_in.empty()) {
+      w.Key(keys::socket_discovery::kFilesFoundIn);
+      w.Null();
+    } else {
+      WriteString(w, keys::socket_discovery::kFilesFoundIn, discovery->files_found_in);
+    }
     w.EndObject();
   }
   w.Key(keys::kDatabases);
@@ -110,6 +120,19 @@ std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* disc
       w.EndObject();
     }
     if (r.storage_error) WriteError(w, keys::database::kStorageError, *r.storage_error);
+    if (r.file) {
+      w.Key(keys::database::kFile);
+      w.StartObject();
+      WriteString(w, keys::file::kPath, r.target.file_path);
+      w.Key(keys::file::kSizeBytes);
+      w.Uint64(r.file->file_bytes);
+      w.Key(keys::file::kFilesystemSizeBytes);
+      w.Uint64(r.file->filesystem_bytes);
+      w.Key(keys::file::kFilesystemAvailBytes);
+      w.Uint64(r.file->avail_bytes);
+      w.EndObject();
+    }
+    if (r.file_error) WriteError(w, keys::database::kFileError, *r.file_error);
     if (r.server) {
       const auto& s = *r.server;
       w.Key(keys::database::kServer);

@@ -87,8 +87,8 @@ void AddOvsdbServerMetrics(const DatabaseReading& r, FamilyBuilder& b) {
   }
   if (r.file) {
     b.Gauge("ovn_raft_database_file_size_bytes",
-            "Size of the database file (the third path of --ovsdb.database).", db,
-            static_cast<double>(r.file->file_bytes));
+            "Size of the database file (the third path of --ovsdb.database, or found at start).",
+            db, static_cast<double>(r.file->file_bytes));
     b.Gauge("ovn_raft_database_filesystem_avail_bytes",
             "Space free to unprivileged writers on the filesystem holding the database file.", db,
             static_cast<double>(r.file->avail_bytes));

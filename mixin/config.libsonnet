@@ -36,6 +36,11 @@
     // by the leader (or stuck behind its log) before it pages: past an election and a restarted
     // member's catching up.
     memberUnheardFor: '1m',
+    // A member whose ovsdb-server (re)started after the leader last heard from it, less than
+    // this many seconds ago as its exporter saw it, is rejoining, not unheard (a large database
+    // takes its load and catch-up to be heard again). Past it, or when the silence began after
+    // the start, it is named.
+    memberRejoinSeconds: 120,
     // OVNRaftMixedReleases: members on different Open vSwitch releases for longer than a
     // rolling upgrade of the ovn-central members takes (minutes to one maintenance window).
     mixedReleasesFor: '12h',
@@ -92,6 +97,7 @@
       expectedReplicasSelector: $._config.expectedReplicasSelector,
       followerLagEntries: $._config.followerLagEntries,
       backlogEntries: $._config.backlogEntries,
+      memberRejoinSeconds: $._config.memberRejoinSeconds,
       filesystemFillingUpPercent: $._config.filesystemFillingUpPercent,
       filesystemPredictWindow: $._config.filesystemPredictWindow,
       filesystemAlmostFullPercent: $._config.filesystemAlmostFullPercent,

@@ -752,7 +752,9 @@
             // `Status: cluster member`) while the leader does not hear them, with the leader's
             // reason (OVNRaftMemberUnheard). A full or read-only disk, a one-way cut or a stuck
             // process look like this; the member's own status stays healthy. Empty while the
-            // leader hears every member.
+            // leader hears every member. Left out: a member that (re)started, as its exporter saw
+            // it, after the leader last heard from it, for memberRejoinSeconds: it is rejoining,
+            // and the leader's word may come from a scrape taken before it was back.
             record: 'ovn_raft_cluster_member:unheard:info',
             expr: |||
               max by (%(cluster)s, server_id, host, reason) (
@@ -762,6 +764,30 @@
                 )
                   * on (%(cluster)s, server_id) group_left (reason)
                 label_replace(ovn_raft_cluster_member:leader_unheard:info, "server_id", "$1", "member_id", "(.+)")
+              )
+                unless on (%(cluster)s, server_id)
+              (
+                label_replace(
+                  max by (%(cluster)s, member_id) (
+                    (
+                      timestamp(ovn_raft_member_last_message_age_seconds{%(selector)s})
+                        - ovn_raft_member_last_message_age_seconds{%(selector)s}
+                    )
+                      * on (%(member)s) group_left (cluster_id)
+                    ovn_raft_instance:server_info:leader
+                  ),
+                  "server_id", "$1", "member_id", "(.+)"
+                )
+                  < on (%(cluster)s, server_id) group_left
+                max by (%(cluster)s, server_id) (
+                  (
+                    ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
+                      and on (%(member)s)
+                    (time() - ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s} < %(memberRejoinSeconds)d)
+                  )
+                    * on (%(member)s) group_left (cluster_id, server_id)
+                  ovn_raft_instance:server_info:max
+                )
               )
             ||| % $._config.labels,
           },

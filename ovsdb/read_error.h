@@ -22,14 +22,16 @@ enum class ErrorCode {
   kNotClustered,         // the database is standalone or a relay: it has no Raft status
   kViewTooLarge,         // the status lists more members than --ovsdb.max-members
   kRoundBudgetExceeded,  // the read round's memory budget for the database was spent
+  kFileUnreadable,       // the database file given to watch could not be stat'ed
 };
 
 // Every code, in order: the reasons the errors counter starts at 0.
 inline constexpr ErrorCode kAllErrorCodes[] = {
-    ErrorCode::kSocketMissing, ErrorCode::kPermissionDenied, ErrorCode::kConnectFailed,
-    ErrorCode::kTimeout,       ErrorCode::kConnectionClosed, ErrorCode::kReplyTooLarge,
-    ErrorCode::kInvalidJson,   ErrorCode::kRpcError,         ErrorCode::kProtocolError,
-    ErrorCode::kNotClustered,  ErrorCode::kViewTooLarge,     ErrorCode::kRoundBudgetExceeded,
+    ErrorCode::kSocketMissing,  ErrorCode::kPermissionDenied, ErrorCode::kConnectFailed,
+    ErrorCode::kTimeout,        ErrorCode::kConnectionClosed, ErrorCode::kReplyTooLarge,
+    ErrorCode::kInvalidJson,    ErrorCode::kRpcError,         ErrorCode::kProtocolError,
+    ErrorCode::kNotClustered,   ErrorCode::kViewTooLarge,     ErrorCode::kRoundBudgetExceeded,
+    ErrorCode::kFileUnreadable,
 };
 
 // Stable snake_case name of a code.
@@ -59,6 +61,8 @@ inline const char* ErrorCodeName(ErrorCode code) {
       return "view_too_large";
     case ErrorCode::kRoundBudgetExceeded:
       return "round_budget_exceeded";
+    case ErrorCode::kFileUnreadable:
+      return "file_unreadable";
   }
   return "unknown";
 }

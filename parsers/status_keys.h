@@ -17,7 +17,9 @@ inline constexpr char kDatabases[] = "databases";
 inline constexpr char kSocketDiscovery[] = "socket_discovery";
 namespace socket_discovery {
 inline constexpr char kTried[] = "tried";
-inline constexpr char kFoundIn[] = "found_in";  // null when none of the places had a database
+inline constexpr char kFoundIn[] = "found_in";        // null when none of the places had a database
+inline constexpr char kFilesTried[] = "files_tried";  // the same for the database files
+inline constexpr char kFilesFoundIn[] = "files_found_in";
 }  // namespace socket_discovery
 
 // One database's reading.
@@ -37,7 +39,17 @@ inline constexpr char kStorage[] = "storage";
 inline constexpr char kStorageError[] = "storage_error";
 inline constexpr char kServer[] = "server";
 inline constexpr char kStatus[] = "status";  // the parsed status, keys in `status` below
+inline constexpr char kFile[] = "file";      // the watched database file, keys in `file`
+inline constexpr char kFileError[] = "file_error";
 }  // namespace database
+
+// The database file given in --ovsdb.database, and its filesystem.
+namespace file {
+inline constexpr char kPath[] = "path";
+inline constexpr char kSizeBytes[] = "size_bytes";
+inline constexpr char kFilesystemSizeBytes[] = "filesystem_size_bytes";
+inline constexpr char kFilesystemAvailBytes[] = "filesystem_avail_bytes";
+}  // namespace file
 
 // A failed read: its reason (the errors_total label) and its message.
 namespace error {

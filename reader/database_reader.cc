@@ -175,7 +175,7 @@ Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
       if (file) {
         r.file = file.value();
       } else {
-        r.file_error = file.error();
+        r.file_error = Error{ErrorCode::kFileUnreadable, file.error()};
       }
     }
     Observe(slot, s.taken_at, r);

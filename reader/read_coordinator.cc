@@ -45,6 +45,7 @@ void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
   struct Event {
     LogLevel level;
     std::string db, reason, message;
+    bool file = false;  // about the database file, not the database
   };
   std::vector<Event> events;
   {
@@ -67,6 +68,16 @@ void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
         events.push_back(Event{LogLevel::kDebug, db.target.name, reason, error->message});
       }
       last = reason;
+      // The watched file fails on its own: a database may be up with its file unreadable.
+      if (db.file_error) ++errors_[{db.target.name, ErrorCodeName(db.file_error->code)}];
+      bool& file_failing = file_failing_[db.target.name];
+      if (db.file_error && !file_failing) {
+        events.push_back(Event{LogLevel::kWarn, db.target.name, ErrorCodeName(db.file_error->code),
+                               db.file_error->message, true});
+      } else if (!db.file_error && file_failing) {
+        events.push_back(Event{LogLevel::kInfo, db.target.name, "", "recovered", true});
+      }
+      file_failing = db.file_error.has_value();
     }
     if (snapshot) {
       latest_ = std::move(snapshot);
@@ -78,7 +89,14 @@ void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
   }
   done_.notify_all();
   for (const auto& e : events) {
-    if (e.reason.empty()) {
+    if (e.file) {
+      if (e.reason.empty()) {
+        Log(e.level, "database file readable again", {{"db", e.db}});
+      } else {
+        Log(e.level, "database file unreadable",
+            {{"db", e.db}, {"reason", e.reason}, {"error", e.message}});
+      }
+    } else if (e.reason.empty()) {
       Log(e.level, "database read recovered", {{"db", e.db}});
     } else {
       Log(e.level, "database read failed",

@@ -50,6 +50,7 @@ class ReadCoordinator {
   Clock::time_point latest_started_;
   ErrorCounts errors_;
   std::map<std::string, std::string> last_reason_;  // db -> reason of its last failure, "" if ok
+  std::map<std::string, bool> file_failing_;        // db -> its watched file's last stat failed
 };
 
 }  // namespace ovn_raft

@@ -38,7 +38,7 @@ struct DatabaseReading {
   std::optional<std::chrono::system_clock::time_point> log_uncompacted_since;
   // The database file's size and its filesystem's, when the exporter is given its path.
   std::optional<DatabaseFileFacts> file;
-  std::optional<std::string> file_error;
+  std::optional<Error> file_error;  // kFileUnreadable; the database itself may be up
   double duration_seconds = 0;
   // Replies of this round refused because the database's share of the round's memory budget
   // was spent (each also counted in ovn_raft_exporter_errors_total, round_budget_exceeded).

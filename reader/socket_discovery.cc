@@ -48,6 +48,44 @@ SocketDiscovery DiscoverDatabases(const std::optional<std::string>& ovn_rundir,
   return out;
 }
 
+const std::vector<std::string>& UsualDbDirs() {
+  static const std::vector<std::string> dirs = {"/var/lib/ovn", "/etc/ovn",
+                                                "/var/snap/microovn/common/data/central/db",
+                                                "/var/lib/openvswitch"};
+  return dirs;
+}
+
+void DiscoverDatabaseFiles(const std::optional<std::string>& ovn_dbdir,
+                           const std::function<bool(const std::string&)>& is_file,
+                           SocketDiscovery& found) {
+  found.files_tried =
+      ovn_dbdir && !ovn_dbdir->empty() ? std::vector<std::string>{*ovn_dbdir} : UsualDbDirs();
+  for (auto& dir : found.files_tried) {
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  }
+  for (const auto& dir : found.files_tried) {
+    bool any = false;
+    for (auto& t : found.targets) {
+      for (const auto& db : kDatabases) {
+        const std::string file = dir + "/" + db.file + ".db";
+        if (t.name == db.name && is_file(file)) {
+          t.file_path = file;
+          any = true;
+        }
+      }
+    }
+    if (any) {
+      found.files_found_in = dir;
+      return;
+    }
+  }
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 bool IsSocket(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);

@@ -3,8 +3,9 @@
 // Where the local OVN databases' sockets are when --ovsdb.database is not given. ovn-ctl puts
 // them in $OVN_RUNDIR, /var/run/ovn by default (Debian, Ubuntu, Kube-OVN); RHEL and Fedora's
 // units use /run/ovn, MicroOVN's snap /var/snap/microovn/common/run/ovn, and openstack-helm
-// mounts the host's /run/openvswitch as its pods' /var/run/ovn. Pure: whether a path is a
-// socket is asked of `is_socket`, so it is tested without a file system.
+// mounts the host's /run/openvswitch as its pods' /var/run/ovn. The database files are found
+// the same way, for their size and their filesystem's free space. Pure: whether a path is a
+// socket or a file is asked of a function, so it is tested without a file system.
 
 #include <functional>
 #include <optional>
@@ -16,9 +17,11 @@
 namespace ovn_raft {
 
 struct SocketDiscovery {
-  std::vector<DatabaseTarget> targets;  // the databases to watch
-  std::vector<std::string> tried;       // the places searched, in order of preference
-  std::string found_in;                 // the first with a database; empty when none had one
+  std::vector<DatabaseTarget> targets;   // the databases to watch
+  std::vector<std::string> tried;        // the places searched, in order of preference
+  std::string found_in;                  // the first with a database; empty when none had one
+  std::vector<std::string> files_tried;  // where database files were looked for, in order
+  std::string files_found_in;            // the first holding NB's or SB's file; may be empty
 };
 
 // The places tried, in order, when OVN_RUNDIR is not set.
@@ -31,7 +34,22 @@ const std::vector<std::string>& UsualRunDirs();
 SocketDiscovery DiscoverDatabases(const std::optional<std::string>& ovn_rundir,
                                   const std::function<bool(const std::string&)>& is_socket);
 
+// The database directories tried, in order, when OVN_DBDIR is not set: Debian, Ubuntu, RHEL and
+// Fedora hosts (and charm-ovn-central) keep the files in /var/lib/ovn; Kube-OVN's and
+// ovn-kubernetes' ovn-central containers in /etc/ovn (a host directory); MicroOVN's snap in its
+// data/central/db; charm-ovn-central's oldest releases in /var/lib/openvswitch.
+const std::vector<std::string>& UsualDbDirs();
+
+// Fills in the database file of each target whose name ovn-ctl gives (ovnnb_db.db,
+// ovnsb_db.db) from the first directory holding either: OVN_DBDIR alone when set, else the
+// usual ones. Targets named otherwise, or without a file there, stay without one.
+void DiscoverDatabaseFiles(const std::optional<std::string>& ovn_dbdir,
+                           const std::function<bool(const std::string&)>& is_file,
+                           SocketDiscovery& found);
+
 // Whether `path` is a unix socket now.
 bool IsSocket(const std::string& path);
+// Whether `path` is a regular file now.
+bool IsRegularFile(const std::string& path);
 
 }  // namespace ovn_raft

@@ -3,6 +3,8 @@
 # rules and alerts, evaluated every 2 s so that the demo and the end-to-end test see changes fast.
 # OVN_RAFT_FOR_SPEEDUP=N (start): the alerts' for: durations divided by N (a copy in DIR), so
 # that a test can watch a whole for: window fire; the recording rules are used as shipped.
+# OVN_RAFT_MIXIN_CONFIG=JSONNET (start): the alerts rendered from mixin/ with this object merged
+# into its _config, as a user overrides it (e.g. '{filesystemPredictWindow: "30s"}').
 # OVN_RAFT_ALERTMANAGER=HOST:PORT (start, retarget): send the alerts to that Alertmanager.
 #
 #   prometheus-demo.sh start DIR PORT EXPORTER_URL...   start; pid in DIR/prometheus.pid
@@ -12,18 +14,28 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-alerts_file() { # DIR: the shipped alerts, or DIR's sped-up copy when start made one
+alerts_file() { # DIR: the shipped alerts, or DIR's own copy when start made one
   if [ -f "$1/alerts.yaml" ]; then echo "$1/alerts.yaml"; else echo "$root/alerts/ovn-raft-alerts.yaml"; fi
 }
 
-speed_up_alerts() { # DIR N: DIR/alerts.yaml with every for: divided by N (whole seconds, >= 1)
+mixin_alerts() { # DIR CONFIG: DIR/alerts.yaml rendered from the mixin with CONFIG in its _config
+  jsonnet -J "$root/mixin" --ext-code "config=$2" \
+    -e '((import "mixin.libsonnet") + { _config+:: std.extVar("config") }).prometheusAlerts' |
+    python3 -c 'import json, sys, yaml; yaml.safe_dump(json.load(sys.stdin), sys.stdout, sort_keys=False, width=1000)' \
+      >"$1/alerts.yaml"
+}
+
+speed_up_alerts() { # DIR N: DIR/alerts.yaml (from alerts_file) with every for: divided by N (whole seconds, >= 1)
+  local from
+  from=$(alerts_file "$1")
   awk -v n="$2" '
     /^ *for: [0-9]+[smh]$/ {
       match($0, /[0-9]+[smh]$/); v = substr($0, RSTART, RLENGTH - 1); u = substr($0, RSTART + RLENGTH - 1, 1)
       s = v * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = int(s / n); if (s < 1) s = 1
       print substr($0, 1, RSTART - 1) s "s"; next
     }
-    { print }' "$root/alerts/ovn-raft-alerts.yaml" >"$1/alerts.yaml"
+    { print }' "$from" >"$1/alerts.yaml.new"
+  mv "$1/alerts.yaml.new" "$1/alerts.yaml"
 }
 
 write_config() { # DIR EXPORTER_URL...
@@ -57,6 +69,7 @@ start() {
   shift 2
   mkdir -p "$dir/data"
   rm -f "$dir/alerts.yaml"
+  [ -z "${OVN_RAFT_MIXIN_CONFIG:-}" ] || mixin_alerts "$dir" "$OVN_RAFT_MIXIN_CONFIG"
   [ "${OVN_RAFT_FOR_SPEEDUP:-1}" = 1 ] || speed_up_alerts "$dir" "$OVN_RAFT_FOR_SPEEDUP"
   write_config "$dir" "$@"
   prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \

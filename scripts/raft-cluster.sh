@@ -22,8 +22,9 @@
 #   raft-cluster.sh lead DIR N db                      make member N db's leader (freezes leaders)
 #   raft-cluster.sh fill DIR N db                      write through member N until it fails
 #                                                      (Status: failed: a full disk, see disk)
-#   raft-cluster.sh fill-follower DIR N db             write through db's leader until it stops
-#                                                      hearing member N (a full disk, see disk)
+#   raft-cluster.sh fill-follower DIR N db [PAUSE]     write through db's leader until it stops
+#                                                      hearing member N (a full disk, see disk),
+#                                                      PAUSE seconds between writes
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log} (a database moved by `disk`: DIR/mN/disk-db/db.db);
@@ -239,9 +240,10 @@ cmd_fill() { # member db
 # member N, a follower whose database `disk` made small: its last message from N is 3 s old.
 # Unlike a leader, such a follower does not enter failure mode: it keeps running and calls
 # itself a cluster member. (Its first failed write may be a snapshot's, which it survives.)
-cmd_fill_follower() { # member db
+cmd_fill_follower() { # member db [pause]
   local i l ago
   for i in $(seq 5000); do
+    [ "${3:-0}" = 0 ] || sleep "$3"
     l=$(cmd_leader "$2") || continue
     ago=$(status "$l" "$2" 2>/dev/null |
       sed -n "s/.* at tcp:127\.0\.0\.$1:.* last msg \([0-9]*\) ms ago.*/\1/p")
@@ -323,7 +325,7 @@ case "$1" in
   disk) load_env; cmd_disk "$3" "$4" "$5" ;;
   lead) load_env; cmd_lead "$3" "$4" ;;
   fill) load_env; cmd_fill "$3" "$4" ;;
-  fill-follower) load_env; cmd_fill_follower "$3" "$4" ;;
+  fill-follower) load_env; cmd_fill_follower "$3" "$4" "${5:-0}" ;;
   stop)
     [ -f "$DIR/env" ] || exit 0
     load_env

@@ -46,6 +46,7 @@ UPSTREAM = HERE / "upstream"
 EXPORTER = "ovn-raft-exporter"
 PROXY = "kube-rbac-proxy"
 SOCKET_DIR = "/var/run/ovn"
+DB_DIR = "/etc/ovn"
 PORT = 10476
 
 
@@ -236,6 +237,16 @@ def pod_problems(workload, upstream_workload, tls):
     ours = [m for m in exporter.get("volumeMounts", []) if m["mountPath"].rstrip("/") == SOCKET_DIR]
     if len(ours) != 1 or ours[0]["name"] != socket_volume or ours[0].get("readOnly") is not True:
         problems.append(f"exporter does not mount volume {socket_volume} read-only at {SOCKET_DIR}: {ours}")
+    # The database files: the volume the database containers keep them in at /etc/ovn (Kube-OVN's
+    # start-db.sh, ovn-kubernetes' ovndb-raft-functions.sh), read-only at the same place for us,
+    # where the exporter looks for them.
+    file_mounts = {m["name"] for c in upstream_pod["containers"] for m in c.get("volumeMounts", [])
+                   if m["mountPath"].rstrip("/") == DB_DIR}
+    ours = [m for m in exporter.get("volumeMounts", []) if m["mountPath"].rstrip("/") == DB_DIR]
+    if len(file_mounts) != 1 or len(ours) != 1 or ours[0]["name"] not in file_mounts \
+            or ours[0].get("readOnly") is not True:
+        problems.append(f"exporter does not mount the database files' volume {sorted(file_mounts)} "
+                        f"read-only at {DB_DIR}: {ours}")
     owners = {effective_user(upstream_pod, c) for c, _ in db_mounts}
     user = effective_user(pod, exporter)
     if owners != {user}:

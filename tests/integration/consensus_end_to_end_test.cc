@@ -11,11 +11,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "consensus/consensus.h"
 #include "consensus/member_report.h"
@@ -90,13 +93,17 @@ class EndToEnd {
  public:
   // `flags` go to every exporter; `expected` is what the reference analysis is told (the same).
   // `for_speedup`: the alerts' for: durations divided by it, to watch a whole window.
+  // `mixin_config`: a jsonnet object merged into the mixin's _config for the alerts, as a user
+  // tunes them (no single quotes).
   explicit EndToEnd(std::vector<std::string> flags = {"--cluster.expected-members=3"},
-                    ExpectedCluster expected = {3, {}}, int for_speedup = 1)
+                    ExpectedCluster expected = {3, {}}, int for_speedup = 1,
+                    const std::string& mixin_config = "")
       : cluster_(3), flags_(std::move(flags)), expected_(std::move(expected)) {
     for (int m = 1; m <= 3; ++m) StartExporter(m);
     prometheus_port_ = testing::FreePort();
     prometheus_dir_ = cluster_.dir() + "/prometheus";
     std::string command = "OVN_RAFT_FOR_SPEEDUP=" + std::to_string(for_speedup) + " " +
+                          "OVN_RAFT_MIXIN_CONFIG='" + mixin_config + "' " +
                           std::string(OVN_RAFT_SCRIPTS_DIR) + "/prometheus-demo.sh start " +
                           prometheus_dir_ + " " + std::to_string(prometheus_port_);
     for (const auto& e : exporters_) command += " " + e->Url("");
@@ -112,8 +119,9 @@ class EndToEnd {
     std::vector<std::string> args{"--ovsdb.min-interval=0"};
     args.insert(args.end(), flags_.begin(), flags_.end());
     for (const std::string db : {"nb", "sb"}) {
+      const auto file = files_.find({m, db});
       args.push_back("--ovsdb.database=" + RaftCluster::DbName(db) + "=" + cluster_.Ctl(m, db) +
-                     "," + cluster_.Sock(m, db));
+                     "," + cluster_.Sock(m, db) + (file == files_.end() ? "" : "," + file->second));
     }
     auto e = std::make_unique<ExporterProcess>(args, port);
     if (static_cast<int>(exporters_.size()) < m) exporters_.resize(static_cast<std::size_t>(m));
@@ -125,6 +133,12 @@ class EndToEnd {
     stopped_.insert(m);
   }
   void RestartExporter(int m) { StartExporter(m, exporters_[m - 1]->port()); }
+  // Member m's exporter watches db's file at `path` from now on (restarted on its port).
+  void WatchDatabaseFile(int m, const std::string& db, const std::string& path) {
+    files_[{m, db}] = path;
+    StopExporter(m);
+    RestartExporter(m);
+  }
   // Prometheus scrapes the running exporters only, as when a pod is gone with its node.
   void ScrapeRunningExportersOnly() {
     std::string command =
@@ -386,6 +400,7 @@ class EndToEnd {
   std::vector<std::string> flags_;
   ExpectedCluster expected_;
   std::set<int> stopped_;
+  std::map<std::pair<int, std::string>, std::string> files_;  // (member, db) -> database file
   int prometheus_port_ = 0;
   std::string prometheus_dir_;
 };
@@ -667,6 +682,14 @@ class AlertLog {
     const std::lock_guard<std::mutex> lock(mu_);
     return seen_.count(state) ? seen_.at(state) : std::set<std::string>{};
   }
+  // When "alert/db" was first seen in `state`, if it was.
+  std::optional<std::chrono::steady_clock::time_point> First(const std::string& alert,
+                                                             const std::string& state) const {
+    const std::lock_guard<std::mutex> lock(mu_);
+    const auto it = first_.find({alert, state});
+    if (it == first_.end()) return std::nullopt;
+    return it->second;
+  }
 
  private:
   std::string Elapsed() const {
@@ -685,6 +708,7 @@ class AlertLog {
     const std::lock_guard<std::mutex> lock(mu_);
     for (const auto& [alert, state] : now) {
       seen_[state].insert(alert);
+      first_.emplace(std::make_pair(alert, state), std::chrono::steady_clock::now());
       if (last_[alert] != state) lines_.push_back(Elapsed() + " " + alert + " " + state);
     }
     for (const auto& [alert, state] : last_) {
@@ -699,6 +723,7 @@ class AlertLog {
   std::atomic<bool> stop_{false};
   mutable std::mutex mu_;
   std::vector<std::string> lines_;
+  std::map<std::pair<std::string, std::string>, std::chrono::steady_clock::time_point> first_;
   std::map<std::string, std::string> last_;
   std::map<std::string, std::set<std::string>> seen_;
   std::thread thread_;
@@ -831,8 +856,8 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
 
   // Alerts: none fired; pending only what a member restart causes while it lasts (its
   // database unreadable and silent for seconds, one member fewer, an election when the
-  // leader goes, the restarted member calling itself a member before the leader has heard
-  // from it again) and the mix of releases itself.
+  // leader goes) and the mix of releases itself. A restarted member is rejoining, never
+  // unheard, however its scrapes and the leader's fall.
   std::printf("[ alerts   ] %s\n", "states logged during the upgrade:");
   for (const auto& line : log.lines()) std::printf("[ alerts   ] %s\n", line.c_str());
   // OVNRaftFrequentElections may fire, but only for a database whose leader term really rose
@@ -845,11 +870,11 @@ TEST(ConsensusEndToEndTest, RollingUpgradeAcrossReleases) {
   auto firing = log.Seen("firing");
   for (const auto& a : maybe) firing.erase(a);
   EXPECT_EQ(firing, std::set<std::string>{});
-  const auto allowed = Union(
-      Both({"OVNRaftMixedReleases", "OVNRaftDatabaseUnreadable", "OVNRaftMemberNotReporting",
-            "OVNRaftQuorumAtRisk", "OVNRaftNoLeader", "OVNRaftMemberDisconnected",
-            "OVNRaftMembershipViewsDisagree", "OVNRaftLeaderDisagreement", "OVNRaftMemberUnheard"}),
-      {"OVNRaftExporterDown/-"});
+  const auto allowed =
+      Union(Both({"OVNRaftMixedReleases", "OVNRaftDatabaseUnreadable", "OVNRaftMemberNotReporting",
+                  "OVNRaftQuorumAtRisk", "OVNRaftNoLeader", "OVNRaftMemberDisconnected",
+                  "OVNRaftMembershipViewsDisagree", "OVNRaftLeaderDisagreement"}),
+            {"OVNRaftExporterDown/-"});
   for (const auto& alert : log.Seen("pending")) {
     EXPECT_TRUE(allowed.count(alert) || maybe.count(alert))
         << alert << " went pending during the upgrade";
@@ -931,12 +956,11 @@ TEST(ConsensusEndToEndTest, LeaderDiskFullFailsThenRecovers) {
   // Pending besides: one member fewer, and what the election and the restart cause while they
   // last (scrapes taken either side of the election: two members seen leading, or followers
   // naming different leaders, for an evaluation or two; the restarted member is silent, then
-  // calls itself a member before the new leader has heard from it again).
+  // rejoining, never unheard).
   const std::set<std::string> allowed =
       Union(Both({"OVNRaftDatabaseUnreadable", "OVNRaftMemberNotReporting", "OVNRaftQuorumAtRisk"}),
             {"OVNRaftMemberFailed/OVN_Northbound", "OVNRaftLeaderDisagreement/OVN_Northbound",
-             "OVNRaftMultipleLeaders/OVN_Northbound", "OVNRaftNoLeader/OVN_Northbound",
-             "OVNRaftMemberUnheard/OVN_Northbound"});
+             "OVNRaftMultipleLeaders/OVN_Northbound", "OVNRaftNoLeader/OVN_Northbound"});
   for (const auto& alert : log.Seen("pending")) {
     EXPECT_TRUE(allowed.count(alert) || maybe.count(alert)) << alert << " went pending";
   }
@@ -946,24 +970,61 @@ TEST(ConsensusEndToEndTest, LeaderDiskFullFailsThenRecovers) {
 // leader): unlike a leader it does not enter failure mode. It keeps running and its own
 // exporter reads a healthy follower, while the leader stops hearing it. OVNRaftMemberUnheard
 // names it, with for: as shipped, within 2 minutes of the leader's losing it, and
-// ovn-raft-report names it; growing the volume does not heal it, a restart does.
+// ovn-raft-report names it; growing the volume does not heal it, a restart does. Its exporter
+// watches the database file: OVNRaftDatabaseFilesystemFillingUp, with its trend window and for:
+// shortened to the test's scale through the mixin's config, fires before the member fails.
 TEST(ConsensusEndToEndTest, FollowerDiskFullIsUnheardUntilRestarted) {
 #ifndef OVN_RAFT_REPORT_BINARY
   GTEST_SKIP() << "built without ovn-raft-report (OVN_RAFT_BUILD_REPORT=OFF)";
 #else
-  EndToEnd e;
+  EndToEnd e({"--cluster.expected-members=3"}, {3, {}}, 1,
+             "{filesystemPredictWindow: \"30s\", filesystemFillingUpFor: \"4s\"}");
   const int m = Follower(e.cluster());
   e.cluster().Disk(m, "nb", "128k");
   e.cluster().Wait();
+  e.WatchDatabaseFile(m, "nb", e.cluster().dir() + "/m" + std::to_string(m) + "/disk-nb/nb.db");
   const std::string id = e.cluster().ServerId(m, "nb");
   ASSERT_EQ(id.size(), 4u);
   e.ExpectConverges({}, "member " + std::to_string(m) + "'s NB on a 128 KiB disk");
   ASSERT_NE(e.cluster().Leader("nb"), m);
+  // The file and its filesystem, as Prometheus has them from the member's exporter.
+  const auto filesystem = [&] {
+    std::map<std::string, double> got;
+    for (const std::string metric :
+         {"ovn_raft_database_file_size_bytes", "ovn_raft_database_filesystem_avail_bytes",
+          "ovn_raft_database_filesystem_size_bytes"}) {
+      const auto answer = PrometheusQuery(e.port(), metric + "{db=\"OVN_Northbound\"}");
+      if (answer.ok() && answer.value().size() == 1) got[metric] = answer.value()[0].value;
+    }
+    std::printf(
+        "[ scenario ] member %d's NB file %.0f bytes, its filesystem %.0f of %.0f bytes free\n", m,
+        got["ovn_raft_database_file_size_bytes"], got["ovn_raft_database_filesystem_avail_bytes"],
+        got["ovn_raft_database_filesystem_size_bytes"]);
+    return got;
+  };
+  const auto before = filesystem();
+  EXPECT_EQ(before.size(), 3u) << "one series each, from member " << m << "'s exporter alone";
+  EXPECT_EQ(before.at("ovn_raft_database_filesystem_size_bytes"), 128 * 1024);
+  EXPECT_GT(before.at("ovn_raft_database_file_size_bytes"), 0);
+  EXPECT_LE(before.at("ovn_raft_database_file_size_bytes") +
+                before.at("ovn_raft_database_filesystem_avail_bytes"),
+            128 * 1024);
   AlertLog log(e.port());
   log.Note("writes through the leader until it stops hearing member " + std::to_string(m));
-  e.cluster().FillFollower(m, "nb");
+  e.cluster().FillFollower(m, "nb", "0.05");  // over half a minute, as a disk fills over time
   const auto failed_at = std::chrono::steady_clock::now();
   log.Note("the leader has not heard member " + std::to_string(m) + " for 3 s");
+  const auto full = filesystem();
+  EXPECT_LT(full.at("ovn_raft_database_filesystem_avail_bytes"),
+            before.at("ovn_raft_database_filesystem_avail_bytes"));
+  // The warning came before the failure: the leader last heard the member 3 s before failed_at.
+  const auto warned = log.First("OVNRaftDatabaseFilesystemFillingUp/OVN_Northbound", "firing");
+  ASSERT_TRUE(warned) << "OVNRaftDatabaseFilesystemFillingUp never fired before the failure";
+  std::printf(
+      "[ scenario ] OVNRaftDatabaseFilesystemFillingUp fired %.0f s before the leader lost member "
+      "%d\n",
+      std::chrono::duration<double>(failed_at - std::chrono::seconds(3) - *warned).count(), m);
+  EXPECT_LT(*warned, failed_at - std::chrono::seconds(3));
   std::string state;
   while (state != "firing" &&
          std::chrono::steady_clock::now() < failed_at + std::chrono::seconds(150)) {
@@ -986,7 +1047,9 @@ TEST(ConsensusEndToEndTest, FollowerDiskFullIsUnheardUntilRestarted) {
             std::string::npos);
   EXPECT_NE(page.body.find("ovn_raft_role{db=\"OVN_Northbound\",role=\"follower\"} 1"),
             std::string::npos);
-  e.ExpectConverges({"OVNRaftMemberUnheard/OVN_Northbound", "OVNRaftQuorumAtRisk/OVN_Northbound"},
+  // The disk stays full: OVNRaftDatabaseFilesystemAlmostFull pending, for: 5m as shipped.
+  e.ExpectConverges({"OVNRaftMemberUnheard/OVN_Northbound", "OVNRaftQuorumAtRisk/OVN_Northbound",
+                     "OVNRaftDatabaseFilesystemAlmostFull/OVN_Northbound"},
                     "member " + std::to_string(m) + " unheard on a full disk");
   std::string report_command = std::string(OVN_RAFT_REPORT_BINARY);
   for (const auto& url : e.RunningUrls()) report_command += " " + url;
@@ -1013,11 +1076,15 @@ TEST(ConsensusEndToEndTest, FollowerDiskFullIsUnheardUntilRestarted) {
   e.ExpectConverges({}, "member " + std::to_string(m) + " restarted after the volume grew");
   log.Stop();
   for (const auto& line : log.lines()) std::printf("[ alerts   ] %s\n", line.c_str());
-  EXPECT_EQ(log.Seen("firing"), std::set<std::string>{"OVNRaftMemberUnheard/OVN_Northbound"});
-  // Pending besides: one member fewer while unheard, and what its restart causes.
+  EXPECT_EQ(log.Seen("firing"),
+            (std::set<std::string>{"OVNRaftMemberUnheard/OVN_Northbound",
+                                   "OVNRaftDatabaseFilesystemFillingUp/OVN_Northbound"}));
+  // Pending besides: one member fewer while unheard, what its restart causes, and the full disk.
   const std::set<std::string> allowed =
       Union(Both({"OVNRaftDatabaseUnreadable", "OVNRaftMemberNotReporting", "OVNRaftQuorumAtRisk"}),
-            {"OVNRaftMemberUnheard/OVN_Northbound", "OVNRaftFollowerLagging/OVN_Northbound"});
+            {"OVNRaftMemberUnheard/OVN_Northbound", "OVNRaftFollowerLagging/OVN_Northbound",
+             "OVNRaftDatabaseFilesystemFillingUp/OVN_Northbound",
+             "OVNRaftDatabaseFilesystemAlmostFull/OVN_Northbound"});
   for (const auto& alert : log.Seen("pending")) {
     EXPECT_TRUE(allowed.count(alert)) << alert << " went pending";
   }

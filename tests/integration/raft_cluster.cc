@@ -95,8 +95,8 @@ void RaftCluster::Lead(int member, const std::string& db) {
 void RaftCluster::Fill(int member, const std::string& db) {
   Run("fill " + dir_ + " " + std::to_string(member) + " " + db);
 }
-void RaftCluster::FillFollower(int member, const std::string& db) {
-  Run("fill-follower " + dir_ + " " + std::to_string(member) + " " + db);
+void RaftCluster::FillFollower(int member, const std::string& db, const std::string& pause) {
+  Run("fill-follower " + dir_ + " " + std::to_string(member) + " " + db + " " + pause);
 }
 void RaftCluster::Wait() { Run("wait " + dir_); }
 

@@ -39,7 +39,8 @@ class RaftCluster {
   void Fill(int member, const std::string& db);  // writes through it until it fails
   // Writes through db's leader until the follower `member`, on a disk that Disk made small,
   // fails a write (it keeps running as a cluster member).
-  void FillFollower(int member, const std::string& db);
+  // `pause`: seconds between writes ("0.05"), so that the disk fills over a while.
+  void FillFollower(int member, const std::string& db, const std::string& pause = "0");
   void Wait();
   int members() const { return members_; }
   const std::string& dir() const { return dir_; }

@@ -104,8 +104,13 @@ grep '^ovn_raft_up' "$work/metrics.txt" >&2 || true
 expect "the exporter said where it found the sockets" \
   "$(grep -q 'OVN database sockets found.*dir=/var/run/ovn' "$work/exporter.log"; echo $?)" "$(head -3 "$work/exporter.log")"
 expect "/status says where it looked" \
-  "$(grep -q '"socket_discovery":{"tried":\["/var/run/ovn"[^]]*\],"found_in":"/var/run/ovn"}' "$work/status.json"; echo $?)" \
-  "$(head -c 300 "$work/status.json" 2>/dev/null)"
+  "$(grep -q '"socket_discovery":{"tried":\["/var/run/ovn"[^]]*\],"found_in":"/var/run/ovn","files_tried":\["/var/lib/ovn"[^]]*\],"files_found_in":"/var/lib/ovn"}' "$work/status.json"; echo $?)" \
+  "$(head -c 400 "$work/status.json" 2>/dev/null)"
+for db in OVN_Northbound OVN_Southbound; do
+  expect "$db's file found in /var/lib/ovn and its size read" \
+    "$(grep -q "^ovn_raft_database_file_size_bytes{db=\"$db\"} [1-9]" "$work/metrics.txt"; echo $?)" \
+    "$(grep -E 'ovn_raft_database_file|OVN database file' "$work/metrics.txt" "$work/exporter.log")"
+done
 expect "the exporter stopped on SIGTERM with status 0" "$(grep -q 'exporter exit 0' "$work/exporter.log"; echo $?)" \
   "$(tail -3 "$work/exporter.log")"
 running=""

@@ -239,6 +239,20 @@ TEST(ConsensusTest, MemberCallingItselfHealthyThatTheLeaderDoesNotHearIsUnheard)
   c.status = "failed";  // OVNRaftMemberFailed's case
   EXPECT_TRUE(AnalyzeConsensus({leader, b, c}, {3, {}})[0].unheard.empty());
   EXPECT_TRUE(AnalyzeConsensus({leader, b}, {3, {}})[0].unheard.empty());  // c not reporting
+  // c restarted 5 s ago, after the leader last heard it 90 s ago: rejoining, not unheard. Up
+  // for longer than the leader's silence, it went unheard while running: unheard.
+  c.status = "cluster_member";
+  c.up_for_s = 5;
+  EXPECT_TRUE(AnalyzeConsensus({leader, b, c}, {3, {}})[0].unheard.empty());
+  c.up_for_s = 91;
+  EXPECT_EQ(AnalyzeConsensus({leader, b, c}, {3, {}})[0].unheard.size(), 1u);
+  // Rejoining lasts two minutes at most (its exporter, restarted, may have missed when it went
+  // unheard).
+  leader.heard_ms_ago["c"] = 900000;
+  c.up_for_s = 119;
+  EXPECT_TRUE(AnalyzeConsensus({leader, b, c}, {3, {}})[0].unheard.empty());
+  c.up_for_s = 120;
+  EXPECT_EQ(AnalyzeConsensus({leader, b, c}, {3, {}})[0].unheard.size(), 1u);
 }
 
 TEST(ConsensusTest, AliveWithoutTheLeadersReport) {

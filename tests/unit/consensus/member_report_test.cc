@@ -18,6 +18,7 @@ TEST(MemberReportTest, StatusDocumentRoundTrip) {
   nb.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/leader.txt"));
   nb.server = ServerDatabase{"OVN_Northbound", "clustered", true, true, "c", "s", 42};
   nb.ovs_version = "3.5.0";
+  nb.server_seen_since = s.taken_at - std::chrono::seconds(90);
   DatabaseReading sb;
   sb.target = {"OVN_Southbound", "/run/ovn/ovnsb_db.ctl", "", ""};
   sb.status_error = Error{ErrorCode::kTimeout, "no complete reply"};
@@ -45,11 +46,14 @@ TEST(MemberReportTest, StatusDocumentRoundTrip) {
   ASSERT_EQ(r.view.size(), st.servers->size());
   for (const auto& e : *st.servers) EXPECT_EQ(r.view.at(e.server_id), e.address.raw);
   EXPECT_EQ(r.established.size(), 2u);  // both peers, in both directions
+  ASSERT_TRUE(r.up_for_s);
+  EXPECT_NEAR(*r.up_for_s, 90, 0.01);
 
   EXPECT_EQ(reports[1].db, "OVN_Southbound");
   EXPECT_FALSE(reports[1].up);
   EXPECT_EQ(reports[1].error, "no complete reply");
   EXPECT_EQ(reports[1].ovs_version, "");
+  EXPECT_FALSE(reports[1].up_for_s);  // never seen running
 }
 
 // What is not an exporter's /status says why, rather than reading as "no databases".

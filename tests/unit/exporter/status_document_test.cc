@@ -27,8 +27,11 @@ TEST(StatusDocumentTest, ServerFacts) {
   r.storage = StorageStatus{false, "inconsistent data"};
   r.server_seen_since = s.taken_at - std::chrono::hours(2);
   r.log_uncompacted_since = s.taken_at - std::chrono::hours(1);
+  r.target.file_path = "/var/lib/ovn/ovnnb_db.db";
+  r.file = DatabaseFileFacts{5'000'000, 1'000'000'000, 400'000'000};
   DatabaseReading sb;
-  sb.target = {"OVN_Southbound", "/b.ctl", "", ""};
+  sb.target = {"OVN_Southbound", "/b.ctl", "", "/gone/ovnsb_db.db"};
+  sb.file_error = Error{ErrorCode::kFileUnreadable, "stat /gone/ovnsb_db.db: No such file"};
   sb.memory_error = Error{ErrorCode::kTimeout, "no complete reply"};
   sb.storage_error = Error{ErrorCode::kRpcError, "Failed to find the database."};
   s.databases = {r, sb};
@@ -45,11 +48,18 @@ TEST(StatusDocumentTest, ServerFacts) {
   EXPECT_STREQ(nb["storage"]["error"].GetString(), "inconsistent data");
   EXPECT_EQ(nb["server_seen_since"].GetDouble(), 1'800'000'000 - 7200);
   EXPECT_EQ(nb["log_uncompacted_since"].GetDouble(), 1'800'000'000 - 3600);
+  EXPECT_STREQ(nb["file"]["path"].GetString(), "/var/lib/ovn/ovnnb_db.db");
+  EXPECT_EQ(nb["file"]["size_bytes"].GetUint64(), 5'000'000u);
+  EXPECT_EQ(nb["file"]["filesystem_size_bytes"].GetUint64(), 1'000'000'000u);
+  EXPECT_EQ(nb["file"]["filesystem_avail_bytes"].GetUint64(), 400'000'000u);
+  EXPECT_FALSE(nb.HasMember("file_error"));
   const auto& down = d["databases"][1];
   EXPECT_STREQ(down["memory_error"]["reason"].GetString(), "timeout");
   EXPECT_STREQ(down["storage_error"]["reason"].GetString(), "rpc_error");
   EXPECT_FALSE(down.HasMember("memory"));
   EXPECT_FALSE(down.HasMember("server_seen_since"));
+  EXPECT_STREQ(down["file_error"]["reason"].GetString(), "file_unreadable");
+  EXPECT_FALSE(down.HasMember("file"));
 }
 
 // Where the databases were looked for is on /status, and says so when none was found.
@@ -63,10 +73,16 @@ TEST(StatusDocumentTest, SocketDiscovery) {
   EXPECT_EQ(d["socket_discovery"]["tried"].Size(), 4u);
   EXPECT_STREQ(d["socket_discovery"]["tried"][2].GetString(), "/var/snap/microovn/common/run/ovn");
   EXPECT_TRUE(d["socket_discovery"]["found_in"].IsNull());
+  EXPECT_EQ(d["socket_discovery"]["files_tried"].Size(), 0u);  // not looked for
+  EXPECT_TRUE(d["socket_discovery"]["files_found_in"].IsNull());
   SocketDiscovery found = none;
   found.found_in = "/run/ovn";
-  EXPECT_STREQ(Parse(SnapshotToJson(s, &found))["socket_discovery"]["found_in"].GetString(),
-               "/run/ovn");
+  DiscoverDatabaseFiles(
+      std::nullopt, [](const std::string& p) { return p == "/etc/ovn/ovnsb_db.db"; }, found);
+  const auto f = Parse(SnapshotToJson(s, &found));
+  EXPECT_STREQ(f["socket_discovery"]["found_in"].GetString(), "/run/ovn");
+  EXPECT_EQ(f["socket_discovery"]["files_tried"].Size(), UsualDbDirs().size());
+  EXPECT_STREQ(f["socket_discovery"]["files_found_in"].GetString(), "/etc/ovn");
 }
 
 }  // namespace

@@ -74,6 +74,26 @@ TEST(ReadCoordinatorTest, CountsErrorsOncePerRoundNotPerCaller) {
   EXPECT_EQ(errors.at({"DB", "timeout"}), 1u);
 }
 
+// A watched file that cannot be stat'ed counts on its own, each round, whether or not the
+// database itself was read.
+TEST(ReadCoordinatorTest, CountsAnUnreadableDatabaseFileBesideTheRead) {
+  int round = 0;
+  ReadCoordinator c(
+      [&] {
+        Snapshot s;
+        s.databases.resize(1);
+        s.databases[0].target.name = "DB";
+        s.databases[0].status = ClusterStatus{};  // up
+        if (++round <= 2) s.databases[0].file_error = Error{ErrorCode::kFileUnreadable, "gone"};
+        return s;
+      },
+      0s);
+  for (int i = 0; i < 3; ++i) c.Get(1s);
+  const auto errors = c.errors();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors.at({"DB", "file_unreadable"}), 2u);
+}
+
 }  // namespace
 }  // namespace ovn_raft
 

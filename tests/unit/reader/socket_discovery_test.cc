@@ -71,3 +71,50 @@ TEST(SocketDiscoveryTest, IsSocketIsFalseForAFileOrNothing) {
 
 }  // namespace
 }  // namespace ovn_raft
+
+namespace ovn_raft {
+namespace {
+
+SocketDiscovery WithFiles(const std::set<std::string>& files,
+                          std::optional<std::string> dbdir = std::nullopt) {
+  SocketDiscovery d = DiscoverDatabases(
+      std::nullopt, [](const std::string& p) { return p.rfind("/run/ovn/", 0) == 0; });
+  DiscoverDatabaseFiles(
+      dbdir, [&](const std::string& p) { return files.count(p) > 0; }, d);
+  return d;
+}
+
+// A Debian host: both files in /var/lib/ovn, found for their databases.
+TEST(DatabaseFileDiscoveryTest, DebianFilesInVarLibOvn) {
+  const auto d = WithFiles({"/var/lib/ovn/ovnnb_db.db", "/var/lib/ovn/ovnsb_db.db"});
+  EXPECT_EQ(d.files_found_in, "/var/lib/ovn");
+  ASSERT_EQ(d.targets.size(), 2u);
+  EXPECT_EQ(d.targets[0].file_path, "/var/lib/ovn/ovnnb_db.db");
+  EXPECT_EQ(d.targets[1].file_path, "/var/lib/ovn/ovnsb_db.db");
+  EXPECT_EQ(d.files_tried, UsualDbDirs());
+}
+
+// Kube-OVN's container: /etc/ovn, which also holds ovnnb_local_config.db (not a Raft database);
+// the first directory with a file wins, and a database without its file there has none.
+TEST(DatabaseFileDiscoveryTest, FirstDirectoryWithAFileWins) {
+  const auto d = WithFiles({"/etc/ovn/ovnnb_db.db", "/etc/ovn/ovnnb_local_config.db",
+                            "/var/lib/openvswitch/ovnsb_db.db"});
+  EXPECT_EQ(d.files_found_in, "/etc/ovn");
+  EXPECT_EQ(d.targets[0].file_path, "/etc/ovn/ovnnb_db.db");
+  EXPECT_EQ(d.targets[1].file_path, "");
+}
+
+// OVN_DBDIR, as ovn-ctl reads it, is the only place tried; none found leaves every file empty.
+TEST(DatabaseFileDiscoveryTest, OvnDbdirAloneAndNothingFound) {
+  const auto d = WithFiles({"/var/lib/ovn/ovnnb_db.db", "/srv/ovn/ovnsb_db.db"}, "/srv/ovn/");
+  EXPECT_EQ(d.files_tried, std::vector<std::string>{"/srv/ovn"});
+  EXPECT_EQ(d.files_found_in, "/srv/ovn");
+  EXPECT_EQ(d.targets[0].file_path, "");
+  EXPECT_EQ(d.targets[1].file_path, "/srv/ovn/ovnsb_db.db");
+  const auto none = WithFiles({});
+  EXPECT_EQ(none.files_found_in, "");
+  for (const auto& t : none.targets) EXPECT_EQ(t.file_path, "");
+}
+
+}  // namespace
+}  // namespace ovn_raft
