@@ -4,6 +4,8 @@
 #include <rapidjson/writer.h>
 
 #include <chrono>
+#include <string>
+#include <vector>
 
 #include "base/utf8.h"
 #include "parsers/status_json.h"
@@ -62,6 +64,21 @@ void WriteMemory(JsonWriter& w, const MemoryUsage& m) {
   w.EndObject();
 }
 
+// Where something was looked for, in order, and where it was found: null when nowhere.
+void WriteSearch(JsonWriter& w, const char* tried_key, const std::vector<std::string>& tried,
+                 const char* found_key, const std::string& found) {
+  w.Key(tried_key);
+  w.StartArray();
+  for (const auto& dir : tried) w.String(dir.c_str());
+  w.EndArray();
+  if (found.empty()) {
+    w.Key(found_key);
+    w.Null();
+  } else {
+    WriteString(w, found_key, found);
+  }
+}
+
 }  // namespace
 
 std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery) {
@@ -72,26 +89,10 @@ std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* disc
   if (discovery) {
     w.Key(keys::kSocketDiscovery);
     w.StartObject();
-    w.Key(keys::socket_discovery::kTried);
-    w.StartArray();
-    for (const auto& dir : discovery->tried) w.String(dir.c_str());
-    w.EndArray();
-    if (discovery->found_in.empty()) {
-      w.Key(keys::socket_discovery::kFoundIn);
-      w.Null();
-    } else {
-      WriteString(w, keys::socket_discovery::kFoundIn, discovery->found_in);
-    }
-    w.Key(keys::socket_discovery::kFilesTried);
-    w.StartArray();
-    for (const auto& dir : discovery->files_tried) w.String(dir.c_str());
-    w.EndArray();
-    if (discovery->files_found_in.empty()) {
-      w.Key(keys::socket_discovery::kFilesFoundIn);
-      w.Null();
-    } else {
-      WriteString(w, keys::socket_discovery::kFilesFoundIn, discovery->files_found_in);
-    }
+    WriteSearch(w, keys::socket_discovery::kTried, discovery->tried,
+                keys::socket_discovery::kFoundIn, discovery->found_in);
+    WriteSearch(w, keys::socket_discovery::kFilesTried, discovery->files_tried,
+                keys::socket_discovery::kFilesFoundIn, discovery->files_found_in);
     w.EndObject();
   }
   w.Key(keys::kDatabases);
