@@ -216,6 +216,15 @@ def run_threads(n, target, seconds):
     return threads
 
 
+def counter(url, name, labels, auth=None):
+    """The value of one series on the exporter's page; 0 when absent."""
+    body = fetch(url, auth)[2].decode(errors="replace")
+    for line in body.splitlines():
+        if line.startswith(name + "{") and all(f'{k}="{v}"' in line for k, v in labels.items()):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
 def legit_text(s):
     return f"{s['ok']}/{s['of']} scrapes answered, median {s['median_s']} s, slowest {s['max_s']} s"
 
@@ -318,9 +327,12 @@ def one_source_flood():
         s = scrapes(e.url, 4)
         for t in threads:
             t.join()
+        busy = counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": "source_busy"})
         record("64 connections at once from one source, ovsdb hung, 16 workers",
-               legit_text(s) + f" (the read's own 2 s); flood: {refused[1]} of {refused[0]} got 429",
-               before, e.state(), "4 of 4 answered, slowest < 4 s", s["ok"] == 4 and s["max_s"] < 4)
+               legit_text(s) + f" (the read's own 2 s); flood: {refused[1]} of {refused[0]} got 429,"
+               f" counted {busy:.0f} source_busy",
+               before, e.state(), "4 of 4 answered, slowest < 4 s; the flood answered 429 and counted",
+               s["ok"] == 4 and s["max_s"] < 4 and refused[1] > 0 and busy > 0)
 
 
 def web_config(path):
@@ -331,29 +343,39 @@ def web_config(path):
 
 
 def password_flood_one_source(cached, tls=False):
-    """50 clients guessing from 127.0.0.2; the scraper asks from 127.0.0.1."""
+    """50 clients guessing from one source. The scraper asks from 127.0.0.1: right after a start
+    the guesses come from 127.0.0.2; once it was verified, from its own address (its cached
+    password passes the throttle that holds the guesses back)."""
     args = databases() if tls else databases(f"--web.config.file={web_config(os.path.join(WORK, 'web.yml'))}")
     send = tls_exchange if tls else exchange
+    source = "127.0.0.1" if cached else "127.0.0.2"
     with Exporter(*args, tls=tls) as e:
         before = e.state()
         if cached:
             fetch(e.url, "prom0:secret")  # a scraper that authenticated before the flood
+        throttled = [0]
 
         def flooder(i, stop):
             b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
             while time.monotonic() < stop:
-                send("127.0.0.2", e.port,
-                     f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode())
+                reply = send(source, e.port,
+                             f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode())
+                throttled[0] += reply.startswith(b"HTTP/1.1 429")
 
         threads = run_threads(50, flooder, 10)
         time.sleep(1)
         s = scrapes(e.url, 10, auth="prom0:secret" if cached else "prom1:secret")
         for t in threads:
             t.join()
-        what = "a scraper verified before" if cached else "right after a start"
+        rejected = {reason: counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": reason},
+                                    auth="prom0:secret") for reason in ("auth_throttled", "auth_failed")}
+        what = f"a scraper verified before, guesses from its own address" if cached else "right after a start"
         record(f"50 clients guessing passwords from one source, {what}{' (TLS)' if tls else ''}",
-               legit_text(s), before, e.state(), "10 of 10 answered, median < 0.5 s",
-               s["ok"] == 10 and s["median_s"] < 0.5)
+               legit_text(s) + f"; {throttled[0]} guesses got 429, counted"
+               f" {rejected['auth_throttled']:.0f} auth_throttled and {rejected['auth_failed']:.0f} auth_failed",
+               before, e.state(), "10 of 10 answered, median < 0.5 s; guesses throttled and counted",
+               s["ok"] == 10 and s["median_s"] < 0.5 and throttled[0] > 0
+               and rejected["auth_throttled"] > 0 and rejected["auth_failed"] > 0)
 
 
 def password_flood_many_sources():
@@ -361,11 +383,14 @@ def password_flood_many_sources():
     with Exporter(*databases(f"--web.config.file={web}")) as e:
         before = e.state()
 
+        guesses = [0]
+
         def flooder(i, stop):
             b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
             while time.monotonic() < stop:
                 exchange(f"127.0.0.{10 + i}", e.port,
                          f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode())
+                guesses[0] += 1
 
         threads = run_threads(40, flooder, 12)
         start = time.monotonic()
@@ -377,11 +402,14 @@ def password_flood_many_sources():
                 time.sleep(0.2)
         fresh = [fetch(e.url, f"prom{i}:secret") for i in range(1, 10)]
         ok = sum(1 for _, c, _ in fresh if c == 200)
+        flooded = guesses[0]
         for t in threads:
             t.join()
         record("40 sources guessing passwords, right after a start",
-               f"first right password in after {first} s, then {ok} of 9 fresh ones checked at once",
-               before, e.state(), "in within 5 s; 9 of 9", first is not None and first < 5 and ok == 9)
+               f"first right password in after {first} s, then {ok} of 9 fresh ones checked at once;"
+               f" {flooded} guesses meanwhile",
+               before, e.state(), "in within 5 s; 9 of 9; over 100 guesses",
+               first is not None and first < 5 and ok == 9 and flooded > 100)
 
 
 def http10_pages():
@@ -442,20 +470,29 @@ def sigterm_in_flight():
             t.join()
         whole = sum(1 for _, c, b in results if c == 200 and b.endswith(b"\n") and b"ovn_raft_up" in b)
         record("SIGTERM with 50 scrapes in flight", f"{whole} of 50 whole pages, exit {code} in {took} s",
-               before, None, "50 of 50, exit 0", whole == 50 and code == 0)
+               before, None, "50 of 50, exit 0 within 5 s", whole == 50 and code == 0 and took < 5)
 
 
 def refused_sources():
     with Exporter(*databases("--web.allowed-sources=127.0.0.1/32")) as e:
         before = e.state()
         lines = len(open(e.log).read().splitlines())
+        connected = answered = 0
         for _ in range(2000):
-            exchange("127.0.0.2", e.port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+            try:
+                with connect_from("127.0.0.2", e.port) as c:
+                    connected += 1
+                    c.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+                    answered += c.recv(65536).startswith(b"HTTP/1.1 200")
+            except OSError:
+                pass
         s = scrapes(e.url, 3)
         time.sleep(0.5)
         logged = len(open(e.log).read().splitlines()) - lines
-        record("2,000 connections from a refused source", legit_text(s) + f"; {logged} log lines",
-               before, e.state(), "<= 12 log lines", logged <= 12 and s["ok"] == 3)
+        record("2,000 connections from a refused source",
+               legit_text(s) + f"; {connected} connected, {answered} answered; {logged} log lines",
+               before, e.state(), "none answered; <= 12 log lines",
+               logged <= 12 and s["ok"] == 3 and connected > 100 and answered == 0)
 
 
 def fails_closed(attack, args, expected, limits=None):
@@ -471,20 +508,25 @@ def fails_closed(attack, args, expected, limits=None):
            f"exit {expected}, one line", code == expected and len(text) == 1)
 
 
-def hostile(mode, attack):
+def hostile(mode, attack, up=None):
+    """`up`: the ovn_raft_up the page must show (a reply that is valid however it is sent)."""
     with Fake(mode) as fake, Exporter(f"--ovsdb.database=OVN_Northbound={fake.path}",
                                       "--ovsdb.min-interval=0") as e:
         before = e.state()
         s = scrapes(e.url, 20)
         after = e.state()
         body = fetch(e.url)[2].decode(errors="replace")
+        seen_up = re.search(r'^ovn_raft_up\{[^}]*\} (\S+)', body, re.M)
+        seen_up = float(seen_up.group(1)) if seen_up else None
         reasons = [l.split("reason=")[1].split('"')[1] for l in body.splitlines()
                    if "exporter_errors_total{" in l and not l.endswith(" 0")]
         dropped = re.search(r"^ovn_raft_status_entries_dropped\{[^}]*\} (\S+)", body, re.M)
         note = (f"; errors {','.join(sorted(set(reasons)))}" if reasons else "") + (
             f"; {dropped.group(1)} entries dropped" if dropped and dropped.group(1) != "0" else "")
-        record(attack, legit_text(s) + f", page {len(body) // 1000} KB" + note, before, after,
-               "20 of 20 answered, RSS < 64 MiB", after is not None and s["ok"] == 20 and after["rss_mib"] < 64)
+        target = "20 of 20 answered, RSS < 64 MiB" + ("" if up is None else f", up {up}")
+        record(attack, legit_text(s) + f", page {len(body) // 1000} KB, up {seen_up}" + note, before, after,
+               target, after is not None and s["ok"] == 20 and after["rss_mib"] < 64
+               and (up is None or seen_up == up))
 
 
 def every_worker():
@@ -586,7 +628,7 @@ ATTACKS = {
     "adding": lambda: hostile("adding", "100,000 Adding server lines"),
     "junk": lambda: hostile("junk", "420,000 unknown lines (7.6 MB)"),
     "error": lambda: hostile("error", "a 7 MB error string"),
-    "tiny": lambda: hostile("tiny", "400,000 tiny messages before each reply"),
+    "tiny": lambda: hostile("tiny", "400,000 tiny messages before each reply", up=1),
     "workers": every_worker,
     "tls-half-open-100": lambda: tls_half_open(100),
     "tls-half-open-1000": lambda: tls_half_open(1000),

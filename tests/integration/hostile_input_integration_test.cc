@@ -22,10 +22,12 @@
 #include <vector>
 
 #include "base/utf8.h"
+#include "raft_cluster.h"
 #include "support/exporter_process.h"
 #include "support/exposition.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
+#include "support/shell.h"
 
 namespace ovn_raft {
 namespace {
@@ -434,6 +436,46 @@ TEST(HostileInputIntegrationTest, EveryCallOfARoundAtTheReplyCapStaysInTheBudget
       size, peak, refused);
   EXPECT_GT(refused, 0);
   EXPECT_LT(peak, 64 * 1024) << "the shipped manifests limit the container to 64 MiB";
+}
+
+// Replies no real server sends: nested 100,000 deep (a parser that recurses would overflow its
+// stack) and a status with invalid UTF-8 in its name. Neither crashes the exporter nor hides the
+// real database beside them; the page and /status stay valid UTF-8; a scraper's absurd timeout
+// header is clamped, not overflowed.
+TEST(HostileInputIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
+  testing::RaftCluster c(1);
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  FakeUnixServer deep([&](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, R"({"id":)" + IdOf(request) + R"(,"result":)" + nested + "}");
+  });
+  std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
+  status.insert(status.find("Name: ") + 6, "\xFF\xFE");
+  FakeUnixServer garbled([&](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, Reply(request, status));
+  });
+  ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
+                     "--ovsdb.database=Deep=" + deep.path(),
+                     "--ovsdb.database=Garbled=" + garbled.path(), "--ovsdb.min-interval=0"});
+  for (int i = 0; i < 3; ++i) {
+    const auto r = e.Get();
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(ValidUtf8(r.body), r.body) << "the page must be valid UTF-8";
+    const testing::Exposition x(r.body);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "Deep"}}), 0);
+    EXPECT_EQ(
+        x.Value("ovn_raft_exporter_errors_total", {{"db", "Deep"}, {"reason", "protocol_error"}}),
+        i + 1);
+    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "Garbled"}}), 1);
+  }
+  const auto s = e.Get("/status");
+  ASSERT_EQ(s.status, 200);
+  EXPECT_EQ(ValidUtf8(s.body), s.body);
+  EXPECT_NE(s.body.find("\xEF\xBF\xBD"), std::string::npos);  // the replaced bytes
+  EXPECT_EQ(testing::Shell("curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H "
+                           "'X-Prometheus-Scrape-Timeout-Seconds: 1e300' '" +
+                           e.Url() + "'"),
+            "200");
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // The web edge of the real binary, driven by real clients (curl) and real process starts:
 // how the daemon starts when the kernel runs it in secure mode (file capabilities, setuid) or
-// through the loader or with a read-only /proc, allowed sources written with host bits, and
-// SIGHUP. TLS session resumption and the dual-stack listener are in tls_integration_test.cc.
+// through the loader or with a read-only /proc, allowed sources written with host bits, SIGHUP,
+// reloads on change, gzip. TLS session resumption and the dual-stack listener are in
+// tls_integration_test.cc; attacks (floods, slow clients, password guessing) are
+// scripts/abuse-benchmark.sh's, each once.
 #include <crypt.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -184,6 +186,54 @@ TEST_F(SecureStartTest, WithAReadOnlyProc) {
   ExpectServedWithinASecond(
       "read-only /proc",
       StartAndScrape("unshare --mount sh -c 'mount -o remount,ro /proc && exec \"$0\" \"$@\"'", c));
+}
+
+// Gzip when asked (Prometheus asks on every scrape): a whole page that inflates back.
+TEST(WebEdgeIntegrationTest, GzipWhenAsked) {
+  RaftCluster c(1);
+  ExporterProcess e({Database(c)});
+  const std::string head =
+      Shell("curl -s --max-time 5 -D - -o /dev/null -H 'Accept-Encoding: gzip' '" + e.Url() + "'");
+  EXPECT_NE(head.find("Content-Encoding: gzip"), std::string::npos) << head;
+  EXPECT_NE(head.find("Vary: Accept-Encoding"), std::string::npos) << head;
+  const std::string page =
+      Shell("curl -s --max-time 5 -H 'Accept-Encoding: gzip' '" + e.Url() + "' | gunzip");
+  EXPECT_NE(page.find("ovn_raft_up{db=\"OVN_Northbound\"} 1\n"), std::string::npos) << page;
+}
+
+// The web config is re-read when it changes (a rotated Secret), as exporter-toolkit does; a
+// broken file keeps the last good users.
+TEST(WebEdgeIntegrationTest, WebConfigReloadsOnChangeAndKeepsTheLastGoodOne) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-reload.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string web = std::string(dir) + "/web.yml";
+  WriteUsers(web, "first");
+  ExporterProcess e({Database(c), "--web.config.file=" + web});
+  EXPECT_EQ(CurlCode(e.Url(), "-u prom:first"), "200");
+  WriteUsers(web, "second");
+  EXPECT_TRUE(testing::Eventually([&] { return CurlCode(e.Url(), "-u prom:first") == "401"; }, 5));
+  EXPECT_EQ(CurlCode(e.Url(), "-u prom:second"), "200");
+  std::ofstream(web) << "basic_auth_users:\n  prom: $2\n";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_EQ(CurlCode(e.Url(), "-u prom:second"), "200");  // the broken file is not taken
+  const std::string log = ReadFile(e.log_path());
+  EXPECT_NE(log.find("web config reloaded"), std::string::npos) << log;
+  EXPECT_NE(log.find("web config reload failed, keeping the last good one"), std::string::npos)
+      << log;
+  std::system(("rm -rf " + std::string(dir)).c_str());
+}
+
+// The daemon never runs itself again to change its environment (glibc drops such settings for
+// a secure exec, and the loop never ended): what it was started with is what it runs with.
+TEST(WebEdgeIntegrationTest, TheDaemonKeepsTheEnvironmentItWasGiven) {
+  unsetenv("GLIBC_TUNABLES");
+  RaftCluster c(1);
+  ExporterProcess e({Database(c)});
+  EXPECT_EQ(e.Get().status, 200);
+  std::string env = ReadFile("/proc/" + std::to_string(e.pid()) + "/environ");
+  for (char& ch : env) ch = ch == '\0' ? '\n' : ch;
+  EXPECT_EQ(env.find("GLIBC_TUNABLES="), std::string::npos);
 }
 
 }  // namespace
