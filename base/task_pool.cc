@@ -26,6 +26,10 @@ TaskPool::~TaskPool() {
 }
 
 void TaskPool::RunErased(void (*invoke)(void*), void* task) {
+  if (threads_.empty()) {
+    invoke(task);
+    return;
+  }
   Job job{invoke, task, nullptr, false, {}};
   std::unique_lock<std::mutex> lock(mu_);
   jobs_.push_back(&job);

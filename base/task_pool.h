@@ -5,7 +5,8 @@
 // never hands it back while the thread lives. The web edge has many threads (one per connection
 // served at once, each in turn), so the work that allocates much (a round of reads, a page's
 // rendering) runs here instead, on a few threads whose caches are then reused, not refilled on
-// every worker. Thread-safe.
+// every worker. With no threads (where those caches are off, nothing is gained by the hand-over)
+// a task runs on its caller. Thread-safe.
 
 #include <condition_variable>
 #include <deque>
@@ -18,8 +19,8 @@ namespace ovn_raft {
 
 class TaskPool {
  public:
-  explicit TaskPool(int threads);
-  ~TaskPool();  // finishes the tasks queued, then joins
+  explicit TaskPool(int threads);  // 0: every task runs on the thread that asks
+  ~TaskPool();                     // finishes the tasks queued, then joins
   TaskPool(const TaskPool&) = delete;
   TaskPool& operator=(const TaskPool&) = delete;
 

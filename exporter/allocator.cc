@@ -1,6 +1,10 @@
 #include "exporter/allocator.h"
 
 #include <malloc.h>
+#include <sys/auxv.h>
+
+#include <cstdlib>
+#include <string_view>
 
 namespace ovn_raft {
 
@@ -18,6 +22,26 @@ void ConfigureAllocator() {
   // scrape's free top of heap passes: every scrape would give its pages back and fault them
   // in again. This one holds a scrape's peak.
   mallopt(M_TRIM_THRESHOLD, 512 << 10);
+}
+
+bool ThreadCachesOff(const char* tunables, bool secure) {
+  if (secure || tunables == nullptr) return false;
+  // The last setting of a name wins, as glibc reads the list.
+  bool off = false;
+  std::string_view rest(tunables);
+  while (!rest.empty()) {
+    const auto end = rest.find(':');
+    const std::string_view item = rest.substr(0, end);
+    constexpr std::string_view kName = "glibc.malloc.tcache_count=";
+    if (item.substr(0, kName.size()) == kName) off = item.substr(kName.size()) == "0";
+    if (end == std::string_view::npos) break;
+    rest.remove_prefix(end + 1);
+  }
+  return off;
+}
+
+bool ThreadCachesOff() {
+  return ThreadCachesOff(std::getenv("GLIBC_TUNABLES"), getauxval(AT_SECURE) != 0);
 }
 
 }  // namespace ovn_raft

@@ -9,4 +9,12 @@ namespace ovn_raft {
 
 void ConfigureAllocator();
 
+// Whether glibc's per-thread caches of freed blocks are off in this process: GLIBC_TUNABLES
+// (`tunables`, colon-separated NAME=VALUE) sets glibc.malloc.tcache_count=0 and glibc honours
+// it (`secure`: a secure exec, under file capabilities or setuid, ignores it). Where they are
+// off, the work the task pools keep on a few threads may run on the workers that ask.
+bool ThreadCachesOff(const char* tunables, bool secure);
+// The same for this process.
+bool ThreadCachesOff();
+
 }  // namespace ovn_raft

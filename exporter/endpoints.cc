@@ -25,13 +25,15 @@ HttpResponse Text(int status, std::string body) {
 
 Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
                      WebConfigWatcher::Stamp web_config_stamp, bool tls_on,
-                     std::optional<SocketDiscovery> discovery)
+                     std::optional<SocketDiscovery> discovery, int render_threads)
     : config_(std::move(config)),
       coordinator_(coordinator),
       auth_(std::move(auth)),
       discovery_(std::move(discovery)),
       sources_(SourceLimiter::ShareOf(config_.web_max_connections)),
-      render_(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
+      render_(render_threads >= 0
+                  ? render_threads
+                  : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
                                                   tls_on);

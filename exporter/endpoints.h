@@ -26,10 +26,11 @@ class Endpoints {
  public:
   // `web_config_stamp`: the web config file's stamp taken before it was loaded for `auth`;
   // `tls_on`: whether that file turned TLS on; `discovery`: where the databases were found,
-  // when --ovsdb.database was not given.
+  // when --ovsdb.database was not given; `render_threads`: the threads that render pages (0: the
+  // worker that asks; task_pool.h), by default as many as cores, up to 4.
   Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
             WebConfigWatcher::Stamp web_config_stamp = {}, bool tls_on = false,
-            std::optional<SocketDiscovery> discovery = std::nullopt);
+            std::optional<SocketDiscovery> discovery = std::nullopt, int render_threads = -1);
   HttpResponse Handle(const HttpRequest& request);
   // SIGHUP: re-reads the web config file now; false when there is none.
   bool ReloadWebConfig();

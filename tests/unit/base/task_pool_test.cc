@@ -35,6 +35,15 @@ TEST(TaskPoolTest, RunsOnItsOwnThreadsAndWaits) {
   EXPECT_EQ(ran_on.count(std::this_thread::get_id()), 0u);
 }
 
+// With no threads of its own, a task runs on the caller's thread, exceptions and all.
+TEST(TaskPoolTest, WithoutThreadsATaskRunsOnItsCaller) {
+  TaskPool pool(0);
+  std::thread::id ran_on;
+  pool.Run([&] { ran_on = std::this_thread::get_id(); });
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  EXPECT_THROW(pool.Run([] { throw std::runtime_error("boom"); }), std::runtime_error);
+}
+
 TEST(TaskPoolTest, AnExceptionReachesTheCaller) {
   TaskPool pool(1);
   EXPECT_THROW(pool.Run([] { throw std::runtime_error("boom"); }), std::runtime_error);
