@@ -10,9 +10,11 @@ namespace ovn_raft {
 
 void ConfigureAllocator() {
   // civetweb serves each connection on one of many worker threads, and glibc gives threads
-  // that meet in malloc arenas of their own, each keeping its peak. Two arenas keep memory
-  // near one busy moment's, whatever the number of workers.
-  mallopt(M_ARENA_MAX, 2);
+  // that meet in malloc arenas of their own, each keeping its peak. Few arenas keep memory
+  // near one busy moment's, whatever the number of workers: two where the task pools do the
+  // allocating, one where the workers do it themselves (the per-thread caches off), which held
+  // a long run of scrapes lowest.
+  mallopt(M_ARENA_MAX, ThreadCachesOff() ? 1 : 2);
   // A hostile or huge reply (up to --ovsdb.max-reply-size, on every connection of a round at
   // once) is held in blocks of megabytes. glibc raises its mmap threshold each time such a
   // block is freed, and the next ones would then come from the heap and stay: fixed, blocks
