@@ -1011,7 +1011,7 @@ TEST(ConsensusEndToEndTest, FollowerDiskFullIsUnheardUntilRestarted) {
             128 * 1024);
   AlertLog log(e.port());
   log.Note("writes through the leader until it stops hearing member " + std::to_string(m));
-  e.cluster().FillFollower(m, "nb", "0.05");  // over half a minute, as a disk fills over time
+  e.cluster().FillFollower(m, "nb", "0.1");  // about a minute, as a disk fills over time
   const auto failed_at = std::chrono::steady_clock::now();
   log.Note("the leader has not heard member " + std::to_string(m) + " for 3 s");
   const auto full = filesystem();
