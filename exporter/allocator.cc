@@ -28,12 +28,18 @@ void ConfigureAllocator() {
 
 bool ThreadCachesOff(const char* tunables, bool secure) {
   if (secure || tunables == nullptr) return false;
-  // The last setting of a name wins, as glibc reads the list.
+  // The last setting of a name wins, as glibc reads the list. Where glibc may ignore the whole
+  // list (an item without a value, which newer releases reject outright) or every tunable
+  // (glibc.rtld.enable_secure), the caches count as on: the safe side.
   bool off = false;
   std::string_view rest(tunables);
   while (!rest.empty()) {
     const auto end = rest.find(':');
     const std::string_view item = rest.substr(0, end);
+    const auto equals = item.find('=');
+    if (equals == std::string_view::npos || item.find('=', equals + 1) != std::string_view::npos)
+      return false;
+    if (item == "glibc.rtld.enable_secure=1") return false;
     constexpr std::string_view kName = "glibc.malloc.tcache_count=";
     if (item.substr(0, kName.size()) == kName) off = item.substr(kName.size()) == "0";
     if (end == std::string_view::npos) break;

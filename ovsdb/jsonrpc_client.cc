@@ -112,13 +112,19 @@ std::optional<Error> JsonRpcConnection::Send(Clock::time_point deadline) {
   if (!reused_) {
     buffer_.clear();
     auto connected = Connect(path_, deadline);
-    if (!connected) return connected.error();
+    if (!connected) {
+      server_lost_ = true;
+      return connected.error();
+    }
     fd_ = connected.value();
     ++connects_;
+    if (server_lost_) ++sessions_;
+    server_lost_ = false;
   }
   if (auto failed = SendAll(fd_, request_, deadline)) {
     // A kept connection the server has closed (restart, idle drop): one fresh try.
     if (!reused_) return failed;
+    server_lost_ = true;
     Close();
     return Send(deadline);
   }
@@ -183,6 +189,7 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::OnReadable(const CallO
   if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return std::nullopt;
   if (n <= 0) {
     const int err = n < 0 ? errno : 0;
+    server_lost_ = true;  // it closed or reset the connection
     if (reused_ && !received_ && (n == 0 || err == ECONNRESET)) {
       // The server closed the kept connection before this call: reconnect and resend once.
       Close();

@@ -52,6 +52,10 @@ class JsonRpcConnection {
   int fd() const { return fd_; }
   // Connections made so far: a change means the server may have restarted, as another build.
   std::uint64_t connects() const { return connects_; }
+  // Connections made after the server went away (the first; after a failed connect; after the
+  // server closed or reset the connection), not after the exporter dropped one itself (its
+  // deadline, a reply it refused): a change means the server has likely restarted.
+  std::uint64_t sessions() const { return sessions_; }
 
   // The steps of one call, driven by ExchangeAll for many connections at once.
   // Connects when needed and sends; an error ends the call.
@@ -70,6 +74,8 @@ class JsonRpcConnection {
   std::string path_;
   int fd_ = -1;
   std::uint64_t connects_ = 0;
+  std::uint64_t sessions_ = 0;
+  bool server_lost_ = true;  // the next connection starts a session
   int next_id_ = 0;
   int id_ = 0;
   std::string request_;

@@ -9,6 +9,7 @@
 #include "parsers/ovs_version.h"
 #include "parsers/storage_status.h"
 #include "parsers/utf8.h"
+#include "reader/socket_discovery.h"
 
 namespace ovn_raft {
 namespace {
@@ -170,6 +171,15 @@ Snapshot DatabaseReader::ReadRound(std::size_t* reply_bytes) {
     }
     // Only a server that answered this round is known to run that release.
     if (slot.ctl.fd() >= 0) r.ovs_version = slot.ovs_version;
+    if (slot.target.file_path.empty()) {
+      for (const auto& candidate : slot.target.file_candidates) {
+        if (IsRegularFile(candidate)) {
+          slot.target.file_path = r.target.file_path = candidate;
+          slot.target.file_candidates.clear();
+          break;
+        }
+      }
+    }
     if (!r.target.file_path.empty()) {
       auto file = StatDatabaseFile(r.target.file_path);
       if (file) {
@@ -205,8 +215,10 @@ bool DatabaseReader::FactsDue(const Slot& slot, std::chrono::steady_clock::time_
 void DatabaseReader::Observe(Slot& slot, std::chrono::system_clock::time_point now,
                              DatabaseReading& r) {
   if (slot.ctl.fd() < 0) return;  // the server did not answer: nothing is known
-  if (slot.seen_since_connects != slot.ctl.connects()) {
-    slot.seen_since_connects = slot.ctl.connects();
+  // A new session, not any reconnect: the exporter's own deadline closing a connection to a slow
+  // server must not make a long-running server look freshly started.
+  if (slot.seen_since_sessions != slot.ctl.sessions()) {
+    slot.seen_since_sessions = slot.ctl.sessions();
     slot.seen_since = now;
     slot.log_clock.Reset();
   }

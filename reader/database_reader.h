@@ -70,9 +70,10 @@ class DatabaseReader {
     // build, during an upgrade) is a new connection.
     std::optional<std::string> ovs_version;
     std::uint64_t version_connects = 0;  // ctl.connects() when ovs_version was read
-    // When ctl's current connection opened: the server has run, unrestarted, at least since.
+    // When ctl's current session began (JsonRpcConnection::sessions): the server has run,
+    // unrestarted, at least since.
     std::chrono::system_clock::time_point seen_since;
-    std::uint64_t seen_since_connects = 0;  // ctl.connects() then
+    std::uint64_t seen_since_sessions = 0;  // ctl.sessions() then
     LogCompactionClock log_clock;  // since when the log's entries have waited, on this connection
     // The server's facts as last read whole (both answered), on ctl's connection `facts_connects`
     // at `facts_at`: reused while younger than facts_interval and the server has not restarted.

@@ -79,6 +79,13 @@ void DiscoverDatabaseFiles(const std::optional<std::string>& ovn_dbdir,
       return;
     }
   }
+  for (auto& t : found.targets) {
+    for (const auto& db : kDatabases) {
+      if (t.name != db.name) continue;
+      for (const auto& dir : found.files_tried)
+        t.file_candidates.push_back(dir + "/" + db.file + ".db");
+    }
+  }
 }
 
 bool IsRegularFile(const std::string& path) {

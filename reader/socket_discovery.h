@@ -42,7 +42,8 @@ const std::vector<std::string>& UsualDbDirs();
 
 // Fills in the database file of each target whose name ovn-ctl gives (ovnnb_db.db,
 // ovnsb_db.db) from the first directory holding either: OVN_DBDIR alone when set, else the
-// usual ones. Targets named otherwise, or without a file there, stay without one.
+// usual ones. When no directory holds one yet, every place tried becomes a candidate (the
+// reader takes the first that appears); a target beside one that was found stays without.
 void DiscoverDatabaseFiles(const std::optional<std::string>& ovn_dbdir,
                            const std::function<bool(const std::string&)>& is_file,
                            SocketDiscovery& found);

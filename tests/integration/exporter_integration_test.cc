@@ -2,10 +2,12 @@
 // must tell the truth about the cluster, also after members die or come back with new IDs.
 #include <crypt.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -378,6 +380,43 @@ TEST(ExporterIntegrationTest, CleanShutdownAndFlagErrors) {
   const int unknown = system((bin + " --what >/dev/null 2>&1").c_str());
   EXPECT_EQ(WEXITSTATUS(unknown), 2);
   EXPECT_EQ(WEXITSTATUS(system((bin + " --help >/dev/null").c_str())), 0);
+}
+
+// Without --ovsdb.database: the sockets found in OVN_RUNDIR, and the database file in OVN_DBDIR,
+// watched from the round it appears in (a database created after the exporter started).
+TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched) {
+  const std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
+  std::string escaped;
+  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+  testing::FakeUnixServer fake([&](int fd, const std::string& request) {
+    const auto at = request.find("\"id\":");
+    const std::string id = request.substr(at + 5, request.find_first_of(",}", at + 5) - at - 5);
+    testing::FakeUnixServer::WriteAll(
+        fd, R"({"id":)" + id + R"(,"result":")" + escaped + R"(","error":null})");
+  });
+  char dir[] = "/tmp/ovn-raft-dbdir.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string run = std::string(dir) + "/run", db = std::string(dir) + "/db";
+  ASSERT_EQ(mkdir(run.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(db.c_str(), 0755), 0);
+  ASSERT_EQ(symlink(fake.path().c_str(), (run + "/ovnnb_db.ctl").c_str()), 0);
+  setenv("OVN_RUNDIR", run.c_str(), 1);
+  setenv("OVN_DBDIR", db.c_str(), 1);
+  ExporterProcess e({"--ovsdb.min-interval=0"});
+  unsetenv("OVN_RUNDIR");
+  unsetenv("OVN_DBDIR");
+  const auto size = [&] {
+    return Exposition(e.Get().body)
+        .Value("ovn_raft_database_file_size_bytes", {{"db", "OVN_Northbound"}});
+  };
+  EXPECT_EQ(Exposition(e.Get().body).Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1.0);
+  EXPECT_FALSE(size().has_value()) << "no file yet";
+  std::ofstream(db + "/ovnnb_db.db") << std::string(4096, 'x');
+  EXPECT_EQ(size(), 4096.0);
+  const auto page = e.Get("/status").body;
+  EXPECT_NE(page.find("\"files_tried\":[\"" + db + "\"]"), std::string::npos) << page;
+  EXPECT_NE(page.find("\"path\":\"" + db + "/ovnnb_db.db\""), std::string::npos) << page;
+  std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
 }  // namespace

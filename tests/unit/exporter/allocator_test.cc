@@ -18,6 +18,10 @@ TEST(AllocatorTest, ThreadCachesOffReadsTheTunablesAsGlibcDoes) {
   EXPECT_FALSE(ThreadCachesOff("glibc.malloc.tcache_count=0:glibc.malloc.tcache_count=8", false));
   EXPECT_TRUE(ThreadCachesOff("glibc.malloc.tcache_count=8:glibc.malloc.tcache_count=0", false));
   EXPECT_FALSE(ThreadCachesOff("xglibc.malloc.tcache_count=0", false));
+  // Lists glibc may ignore whole count as caches on.
+  EXPECT_FALSE(ThreadCachesOff("glibc.malloc.tcache_count=0:junk", false));
+  EXPECT_FALSE(ThreadCachesOff("glibc.malloc.tcache_count=0=0", false));
+  EXPECT_FALSE(ThreadCachesOff("glibc.rtld.enable_secure=1:glibc.malloc.tcache_count=0", false));
 }
 
 }  // namespace

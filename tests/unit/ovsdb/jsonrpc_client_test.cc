@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -283,6 +284,34 @@ TEST(JsonRpcConnectionTest, KeptConnectionIsReusedAndReopenedAfterServerClose) {
     EXPECT_EQ(r.value(), "ok");
   }
   EXPECT_EQ(server.requests(), 3);
+}
+
+// A session starts when the server went away (first connect, the server closing), not when the
+// exporter dropped a connection itself after its deadline: a slow server is not a restarted one.
+TEST(JsonRpcConnectionTest, SessionsCountOnlyConnectsAfterTheServerWentAway) {
+  std::atomic<int> seen{0};
+  FakeUnixServer server([&](int fd, const std::string& request) {
+    if (seen++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(400));  // too slow
+    const auto id = request.substr(request.find("\"id\":") + 5);
+    FakeUnixServer::WriteAll(
+        fd, R"({"id":)" + id.substr(0, id.size() - 1) + R"(,"result":"ok","error":null})");
+  });
+  JsonRpcConnection connection(server.path());
+  const auto call = [&](int timeout_ms) {
+    std::vector<JsonRpcCall> calls;
+    calls.push_back(UnixctlRequest(connection, "x", {}));
+    ExchangeAll(calls, Timeout(timeout_ms));
+    return UnixctlResult(calls[0]);
+  };
+  EXPECT_EQ(call(100).error().code, ErrorCode::kTimeout);  // the exporter drops it
+  EXPECT_EQ(connection.connects(), 1u);
+  EXPECT_EQ(connection.sessions(), 1u);
+  EXPECT_TRUE(call(2000).ok());  // a new connection, the same server
+  EXPECT_EQ(connection.connects(), 2u);
+  EXPECT_EQ(connection.sessions(), 1u);
+  EXPECT_TRUE(call(2000).ok());  // the fake closed the kept one: the server went away
+  EXPECT_EQ(connection.connects(), 3u);
+  EXPECT_EQ(connection.sessions(), 2u);
 }
 
 TEST(JsonRpcConnectionTest, CallsOnDifferentSocketsRunInParallel) {

@@ -111,9 +111,21 @@ TEST(DatabaseFileDiscoveryTest, OvnDbdirAloneAndNothingFound) {
   EXPECT_EQ(d.files_found_in, "/srv/ovn");
   EXPECT_EQ(d.targets[0].file_path, "");
   EXPECT_EQ(d.targets[1].file_path, "/srv/ovn/ovnsb_db.db");
+  EXPECT_TRUE(d.targets[0].file_candidates.empty());  // SB's file was found: NB has none
   const auto none = WithFiles({});
   EXPECT_EQ(none.files_found_in, "");
   for (const auto& t : none.targets) EXPECT_EQ(t.file_path, "");
+}
+
+// None there yet (the database is created after the exporter starts): each place tried is a
+// candidate, in order, for the reader to take once the file appears.
+TEST(DatabaseFileDiscoveryTest, NoneYetLeavesEveryPlaceAsACandidate) {
+  const auto d = WithFiles({});
+  ASSERT_EQ(d.targets.size(), 2u);
+  ASSERT_EQ(d.targets[0].file_candidates.size(), UsualDbDirs().size());
+  EXPECT_EQ(d.targets[0].file_candidates[0], "/var/lib/ovn/ovnnb_db.db");
+  EXPECT_EQ(d.targets[0].file_candidates[1], "/etc/ovn/ovnnb_db.db");
+  EXPECT_EQ(d.targets[1].file_candidates.back(), "/var/lib/openvswitch/ovnsb_db.db");
 }
 
 }  // namespace
