@@ -26,18 +26,27 @@
 namespace ovn_raft {
 namespace {
 
+// `items` joined with commas, each as `text` gives it (an empty text is left out).
+template <typename List, typename Text>
+std::string Commas(const List& items, Text text) {
+  std::string out;
+  for (const auto& item : items) {
+    const std::string t = text(item);
+    if (!t.empty()) out += (out.empty() ? "" : ",") + t;
+  }
+  return out;
+}
+
 // Without --ovsdb.database, the databases found on this host, said in one log line.
 std::optional<SocketDiscovery> FindDatabases(Config& config) {
   if (!config.databases.empty()) return std::nullopt;
   SocketDiscovery found = DiscoverDatabases(ProcessEnv("OVN_RUNDIR"), IsSocket);
   DiscoverDatabaseFiles(ProcessEnv("OVN_DBDIR"), IsRegularFile, found);
-  std::string tried, dbs, files, files_tried;
-  for (const auto& dir : found.tried) tried += (tried.empty() ? "" : ",") + dir;
-  for (const auto& dir : found.files_tried) files_tried += (files_tried.empty() ? "" : ",") + dir;
-  for (const auto& d : found.targets) {
-    if (!d.file_path.empty()) files += (files.empty() ? "" : ",") + d.file_path;
-  }
-  for (const auto& d : found.targets) dbs += (dbs.empty() ? "" : ",") + d.name;
+  const auto same = [](const std::string& dir) { return dir; };
+  const std::string tried = Commas(found.tried, same);
+  const std::string files_tried = Commas(found.files_tried, same);
+  const std::string files = Commas(found.targets, [](const auto& d) { return d.file_path; });
+  const std::string dbs = Commas(found.targets, [](const auto& d) { return d.name; });
   if (found.found_in.empty()) {
     Log(LogLevel::kWarn, "no OVN database socket found; watching NB and SB where they would start",
         {{"tried", tried}, {"watching", found.tried.front()}});
@@ -117,16 +126,14 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   web.request_timeout = config.web_request_timeout;
   web.allowed_sources = config.web_allowed_sources;
   web.tls = tls.get();
-  std::string addresses;
-  for (const auto& a : config.listen_addresses)
-    addresses += (addresses.empty() ? "" : ",") + a.spec;
+  const std::string addresses =
+      Commas(config.listen_addresses, [](const auto& a) { return a.spec; });
   if (auto failed = server.Start(config.listen_addresses, web)) {
     Log(LogLevel::kError, "cannot start HTTP server",
         {{"address", addresses}, {"error", failed->message}});
     return 1;
   }
-  std::string dbs;
-  for (const auto& d : config.databases) dbs += (dbs.empty() ? "" : ",") + d.name;
+  const std::string dbs = Commas(config.databases, [](const auto& d) { return d.name; });
   Log(LogLevel::kInfo, "listening",
       {{"address", addresses},
        {"port", std::to_string(server.port())},
