@@ -71,8 +71,8 @@ std::string DecodeBase64(std::string_view text) {
   return out;
 }
 
-BasicAuth::BasicAuth(std::map<std::string, std::string> users)
-    : users_(std::move(users)), dummy_hash_(DummyHash(users_)) {}
+BasicAuth::BasicAuth(std::map<std::string, std::string> users, std::chrono::milliseconds max_wait)
+    : users_(std::move(users)), max_wait_(max_wait), dummy_hash_(DummyHash(users_)) {}
 
 void BasicAuth::Replace(std::map<std::string, std::string> users) {
   const std::lock_guard<std::mutex> lock(mu_);
@@ -140,7 +140,7 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
     const std::uint64_t ticket = next_ticket_++;
     waiting_.push_back({ticket, trusted});
     busy_sources_.insert(source);
-    const bool turn = slot_freed_.wait_until(lock, now + kMaxWait, [&] {
+    const bool turn = slot_freed_.wait_until(lock, now + max_wait_, [&] {
       return checking_ < kMaxConcurrentChecks && NextInLine() == ticket;
     });
     waiting_.erase(std::find_if(waiting_.begin(), waiting_.end(),

@@ -37,7 +37,9 @@ class BasicAuth {
   static constexpr std::chrono::seconds kSuspectFor{60};
   static constexpr std::size_t kMaxSources = 4096;
 
-  explicit BasicAuth(std::map<std::string, std::string> users);
+  // `max_wait` replaces kMaxWait (tests on a loaded machine, where a check may outlast it).
+  explicit BasicAuth(std::map<std::string, std::string> users,
+                     std::chrono::milliseconds max_wait = kMaxWait);
   // `authorization` is the Authorization header's value, or empty when absent; `address` the
   // client's address. Everyone is allowed while there are no users (a web config without
   // basic_auth_users). Fair to sources: one source runs or awaits at most one check at a time,
@@ -54,6 +56,7 @@ class BasicAuth {
 
  private:
   std::map<std::string, std::string> users_;
+  const std::chrono::milliseconds max_wait_;
   std::uint64_t generation_ = 0;  // bumped by every Replace
   // What an unknown user is checked against: a hash that matches nothing, at the highest cost
   // among the users, so that an unknown name costs what the dearest known one does.

@@ -145,9 +145,15 @@ TEST(KeyedHashTest, SipHashReferenceVectorsAndAProcessKey) {
   EXPECT_NE(KeyedHash("prom:secret")[0], SipHash24(0, 0, "prom:secret"));
 }
 
+// Waits until `auth` has begun `calls` bcrypt computations in all.
+void AwaitBcryptCalls(const BasicAuth& auth, std::uint64_t calls) {
+  while (auth.bcrypt_calls() < calls) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
 TEST(BasicAuthTest, ASourceThatGuessedWrongNeverGoesBeforeOneThatDidNot) {
-  // Cost 12: each check slow enough that the checks overlap for sure.
-  BasicAuth auth({{"prom", Bcrypt("secret", 12)}});
+  // Cost 12: each check slow enough that the checks overlap for sure. A waiter's bound far
+  // beyond a check, so that a slow machine cannot turn "waits its turn" into a 429.
+  BasicAuth auth({{"prom", Bcrypt("secret", 12)}}, std::chrono::minutes(1));
   ASSERT_EQ(auth.Check(Header("prom:wrong"), "10.0.0.9"), AuthResult::kDenied);  // now suspect
   // Two clean sources take both slots with wrong passwords.
   std::vector<std::thread> busy;
@@ -156,16 +162,19 @@ TEST(BasicAuthTest, ASourceThatGuessedWrongNeverGoesBeforeOneThatDidNot) {
       EXPECT_EQ(auth.Check(Header("prom:wrong"), source), AuthResult::kDenied);
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  // The suspect is refused at once; the clean source waits for a slot and gets in.
+  AwaitBcryptCalls(auth, 3);
+  // The suspect is refused at once (had it waited for a slot, it would have been denied by
+  // bcrypt, or throttled only after a minute); the clean source waits for a slot and gets in.
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(auth.Check(Header("prom:wrong2"), "10.0.0.9"), AuthResult::kThrottled);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(50));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
   EXPECT_EQ(auth.Check(Header("prom:secret"), "10.0.0.3"), AuthResult::kAllowed);
   for (auto& t : busy) t.join();
+  EXPECT_EQ(auth.peak_checks(), BasicAuth::kMaxConcurrentChecks);
   // A source is never in line twice.
+  const std::uint64_t before = auth.bcrypt_calls();
   std::thread first([&] { auth.Check(Header("prom:wrong3"), "10.0.0.4"); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  AwaitBcryptCalls(auth, before + 1);
   EXPECT_EQ(auth.Check(Header("prom:wrong4"), "10.0.0.4"), AuthResult::kThrottled);
   first.join();
 }
