@@ -20,12 +20,33 @@ done
 cp "$root"/tests/fuzz/corpus/jsonrpc/* "$work/jsonrpc/"
 cp "$root"/tests/fuzz/corpus/web_config/* "$work/web_config/"
 cp "$root"/tests/fuzz/corpus/http_request/* "$work/http_request/"
+# FUZZ_JOBS targets at a time (default 2): a fuzzer is one process on one core.
+fuzz_one() { # NAME CORPUS
+  "$build/tests/fuzz/${1}_fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$build/crash-$1-" "$work/$2" 2>"$work/$1.log"
+}
+declare -A name_of=()
+failed=()
+reap() { # waits for one fuzzer and reports it
+  local pid
+  if wait -n -p pid; then
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/${name_of[$pid]}.log" |
+      sed "s/^/fuzz: ${name_of[$pid]} /" >&2
+  else
+    failed+=("${name_of[$pid]}")
+  fi
+  unset "name_of[$pid]"
+}
 for target in cluster_status:status jsonrpc_framing:jsonrpc web_config:web_config \
   http_request:http_request; do
-  name=${target%%:*}
-  echo "fuzz: ${name}_fuzzer for ${seconds}s" >&2
-  "$build/tests/fuzz/${name}_fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
-    -print_final_stats=1 -artifact_prefix="$build/crash-$name-" "$work/${target##*:}" 2>"$work/$name.log" ||
-    { tail -50 "$work/$name.log"; exit 1; }
-  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$name.log" | sed "s/^/fuzz: $name /" >&2
+  [ "${#name_of[@]}" -lt "${FUZZ_JOBS:-2}" ] || reap
+  echo "fuzz: ${target%%:*}_fuzzer for ${seconds}s" >&2
+  fuzz_one "${target%%:*}" "${target##*:}" &
+  name_of[$!]=${target%%:*}
 done
+while [ "${#name_of[@]}" -gt 0 ]; do reap; done
+for name in "${failed[@]}"; do
+  echo "fuzz: ${name}_fuzzer failed" >&2
+  tail -50 "$work/$name.log"
+done
+[ "${#failed[@]}" -eq 0 ]
