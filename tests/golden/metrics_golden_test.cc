@@ -23,6 +23,7 @@
 #include "support/exporter_process.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft {
 namespace {
@@ -118,7 +119,7 @@ std::string Stable(const std::string& page) {
 }
 
 std::filesystem::path GoldenDir() {
-  return std::filesystem::path(OVN_RAFT_SOURCE_DIR) / "tests/golden";
+  return std::filesystem::path(testing::SourceDir()) / "tests/golden";
 }
 
 void ExpectGolden(const std::string& name, const std::vector<FakeDatabase>& dbs,

@@ -20,6 +20,7 @@
 #include "support/exposition.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft {
 namespace {
@@ -374,7 +375,7 @@ TEST(ExporterIntegrationTest, BasicAuth) {
 TEST(ExporterIntegrationTest, CleanShutdownAndFlagErrors) {
   ExporterProcess e({"--ovsdb.database=X=/nonexistent.ctl"});
   EXPECT_EQ(e.Terminate(), 0);
-  const std::string bin = OVN_RAFT_EXPORTER_BINARY;
+  const std::string bin = testing::ExporterBinary();
   const int bad = system((bin + " --ovsdb.timeout=soon >/dev/null 2>&1").c_str());
   EXPECT_EQ(WEXITSTATUS(bad), 2);
   const int unknown = system((bin + " --what >/dev/null 2>&1").c_str());

@@ -28,6 +28,7 @@
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
 #include "support/shell.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft {
 namespace {
@@ -109,14 +110,15 @@ struct Run {
 // The real ovn-raft-report with `args`: its exit status, stdout and peak resident memory.
 Run RunReport(const std::vector<std::string>& args) {
   Run r;
-#ifdef OVN_RAFT_REPORT_BINARY
+  const std::string report = testing::ReportBinary();
+  if (report.empty()) return r;
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return r;
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(pipe_fds[1], 1);
     close(pipe_fds[0]);
-    std::vector<std::string> all = {OVN_RAFT_REPORT_BINARY};
+    std::vector<std::string> all = {report};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) argv.push_back(a.data());
@@ -135,9 +137,6 @@ Run RunReport(const std::vector<std::string>& args) {
   wait4(pid, &status, 0, &usage);
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.max_rss_kib = usage.ru_maxrss;
-#else
-  (void)args;
-#endif
   return r;
 }
 
@@ -239,9 +238,7 @@ std::string Replace(std::string text, const std::string& from, const std::string
 // report prints nothing a terminal acts on, and its one command that changes a cluster only
 // when every part of it is what it should be.
 TEST(HostileInputIntegrationTest, TheReportEscapesEverythingAndAdvisesOnlyWellFormedKicks) {
-#ifndef OVN_RAFT_REPORT_BINARY
-  GTEST_SKIP() << "built without ovn-raft-report";
-#endif
+  if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
   FakeUnixServer ovsdb(Serving(testing::Fixture("ovs-3.1.0/fresh-restart-leader.txt")));
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + ovsdb.path(), "--ovsdb.min-interval=0"});
   const auto clean = e.Get("/status");
@@ -297,9 +294,7 @@ TEST(HostileInputIntegrationTest, TheReportEscapesEverythingAndAdvisesOnlyWellFo
 
 // Through the real exporter, a hostile ovsdb-server's escape sequences reach the report as text.
 TEST(HostileInputIntegrationTest, EscapesFromAHostileOvsdbServerReachTheReportAsText) {
-#ifndef OVN_RAFT_REPORT_BINARY
-  GTEST_SKIP() << "built without ovn-raft-report";
-#endif
+  if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
   std::string status = testing::Fixture("ovs-3.1.0/fresh-restart-leader.txt");
   status = Replace(status, "tcp:127.0.0.", "tcp:\x1b]0;owned\x07\x1b[2J\r127.0.0.");
   FakeUnixServer ovsdb(Serving(status));
@@ -313,9 +308,7 @@ TEST(HostileInputIntegrationTest, EscapesFromAHostileOvsdbServerReachTheReportAs
 
 // An endless /status stops at the report's bound with a clear error, in little memory.
 TEST(HostileInputIntegrationTest, TheReportStopsAnEndlessStatusAtItsBound) {
-#ifndef OVN_RAFT_REPORT_BINARY
-  GTEST_SKIP() << "built without ovn-raft-report";
-#endif
+  if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
   FakeHttpServer endless("{\"databases\":[{\"name\":\"", true);
   const auto started = std::chrono::steady_clock::now();
   const auto r = RunReport({"--web.timeout=30s", endless.Url()});

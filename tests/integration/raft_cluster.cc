@@ -28,7 +28,7 @@ RaftCluster::~RaftCluster() {
 }
 
 std::string RaftCluster::Run(const std::string& args, const std::string& env) const {
-  const std::string command = env + std::string(OVN_RAFT_SCRIPTS_DIR) + "/raft-cluster.sh " + args;
+  const std::string command = env + ScriptsDir() + "/raft-cluster.sh " + args;
   FILE* p = popen(command.c_str(), "r");
   if (!p) throw std::runtime_error("popen " + command);
   std::string out;

@@ -16,6 +16,7 @@
 #include "support/exporter_process.h"
 #include "support/prometheus_client.h"
 #include "support/shell.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft {
 namespace {
@@ -229,8 +230,7 @@ TEST(TlsIntegrationTest, VersionsAndCipherSuitesAsConfigured) {
   EXPECT_NE(Curl(url, "--cacert " + c.Path("ca.crt") + " --tlsv1.2 --tls-max 1.2").exit, 0);
   // The container HEALTHCHECK: an https:// URL is connected to, without a certificate.
   int healthy = -1;
-  Shell(std::string(OVN_RAFT_EXPORTER_BINARY) +
-            " healthcheck https://127.0.0.1:" + std::to_string(port) + "/",
+  Shell(testing::ExporterBinary() + " healthcheck https://127.0.0.1:" + std::to_string(port) + "/",
         &healthy);
   EXPECT_EQ(healthy, 0);
   e.Terminate();

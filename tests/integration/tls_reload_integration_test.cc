@@ -18,6 +18,7 @@
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
 #include "support/shell.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft {
 namespace {
@@ -188,7 +189,7 @@ TEST_F(TlsReloadTest, AStartWithAFifoCertificateRefusesWithAClearLine) {
   int code = 0;
   const auto start = std::chrono::steady_clock::now();
   const std::string out =
-      Shell("timeout 10 " + std::string(OVN_RAFT_EXPORTER_BINARY) +
+      Shell("timeout 10 " + testing::ExporterBinary() +
                 " --web.listen-address=127.0.0.1:0 --web.config.file=" + Path("web.yml"),
             &code);
   const double took =

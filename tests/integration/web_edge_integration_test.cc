@@ -25,6 +25,7 @@
 #include "support/eventually.h"
 #include "support/exporter_process.h"
 #include "support/shell.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft {
 namespace {
@@ -105,9 +106,9 @@ class SecureStartTest : public ::testing::Test {
     dir_ = dir;
     chmod(dir_.c_str(), 0755);
     binary_ = dir_ + "/ovn-raft-exporter";
-    ASSERT_EQ(Shell("cp " + std::string(OVN_RAFT_EXPORTER_BINARY) + " " + binary_ + " && chmod " +
-                    "755 " + binary_),
-              "");
+    ASSERT_EQ(
+        Shell("cp " + testing::ExporterBinary() + " " + binary_ + " && chmod " + "755 " + binary_),
+        "");
   }
   void TearDown() override {
     if (pid_ > 0) {

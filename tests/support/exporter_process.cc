@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "support/ports.h"
+#include "support/test_paths.h"
 
 namespace ovn_raft::testing {
 HttpResult HttpGet(const std::string& url, const std::string& user_password, long timeout_ms) {
@@ -36,7 +37,7 @@ ExporterProcess::ExporterProcess(std::vector<std::string> args, int port,
 
 void ExporterProcess::Start(std::vector<std::string> args,
                             const std::function<bool(int port)>& ready) {
-  args.insert(args.begin(), OVN_RAFT_EXPORTER_BINARY);
+  args.insert(args.begin(), ExporterBinary());
   log_ = "/tmp/ovn-raft-exporter-test-" + std::to_string(port_) + ".log";
   pid_ = fork();
   if (pid_ == 0) {

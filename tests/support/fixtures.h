@@ -10,7 +10,7 @@
 
 namespace ovn_raft::testing {
 
-inline std::filesystem::path FixturesDir() { return OVN_RAFT_FIXTURES_DIR; }
+inline std::filesystem::path FixturesDir() { return SourceDir() + "/tests/fixtures"; }
 
 inline std::string ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -33,7 +33,7 @@ std::string Unquoted(const std::string& cell) {
 
 // The rows of the table under `heading` whose first cell is a flag: name -> (variable, default).
 std::map<std::string, Row> ReadmeFlags(const std::string& heading) {
-  std::ifstream in(std::string(OVN_RAFT_SOURCE_DIR) + "/README.md");
+  std::ifstream in(testing::SourceDir() + "/README.md");
   std::map<std::string, Row> rows;
   bool in_section = false;
   for (std::string line; std::getline(in, line);) {
