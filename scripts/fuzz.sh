@@ -21,17 +21,23 @@ cp "$root"/tests/fuzz/corpus/jsonrpc/* "$work/jsonrpc/"
 cp "$root"/tests/fuzz/corpus/web_config/* "$work/web_config/"
 cp "$root"/tests/fuzz/corpus/http_request/* "$work/http_request/"
 # FUZZ_JOBS targets at a time (default 2): a fuzzer is one process on one core.
+jobs=${FUZZ_JOBS:-2}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: FUZZ_JOBS must be a positive number, not '$jobs'" >&2; exit 2; }
 fuzz_one() { # NAME CORPUS
-  "$build/tests/fuzz/${1}_fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+  exec "$build/tests/fuzz/${1}_fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
     -print_final_stats=1 -artifact_prefix="$build/crash-$1-" "$work/$2" 2>"$work/$1.log"
 }
 declare -A name_of=()
 failed=()
+# Whatever ends the script early, no fuzzer outlives it (nor its corpus, removed on exit).
+trap 'kill "${!name_of[@]}" 2>/dev/null || true; wait; rm -rf "$work"' EXIT
 reap() { # waits for one fuzzer and reports it
-  local pid
-  if wait -n -p pid; then
+  local pid="" rc=0
+  wait -n -p pid || rc=$?
+  [ -n "$pid" ] || { echo "fuzz: lost track of a fuzzer (wait status $rc)" >&2; exit 1; }
+  if [ "$rc" -eq 0 ]; then
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/${name_of[$pid]}.log" |
-      sed "s/^/fuzz: ${name_of[$pid]} /" >&2
+      sed "s/^/fuzz: ${name_of[$pid]} /" >&2 || true
   else
     failed+=("${name_of[$pid]}")
   fi
@@ -39,7 +45,7 @@ reap() { # waits for one fuzzer and reports it
 }
 for target in cluster_status:status jsonrpc_framing:jsonrpc web_config:web_config \
   http_request:http_request; do
-  [ "${#name_of[@]}" -lt "${FUZZ_JOBS:-2}" ] || reap
+  [ "${#name_of[@]}" -lt "$jobs" ] || reap
   echo "fuzz: ${target%%:*}_fuzzer for ${seconds}s" >&2
   fuzz_one "${target%%:*}" "${target##*:}" &
   name_of[$!]=${target%%:*}

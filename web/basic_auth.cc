@@ -93,6 +93,11 @@ std::uint64_t BasicAuth::bcrypt_calls() const {
   return bcrypt_calls_;
 }
 
+int BasicAuth::checks_running() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return checking_;
+}
+
 int BasicAuth::peak_checks() const {
   const std::lock_guard<std::mutex> lock(mu_);
   return peak_checks_;

@@ -50,8 +50,10 @@ class BasicAuth {
   // A reloaded web config's users: the passwords verified before are checked again.
   void Replace(std::map<std::string, std::string> users);
   std::size_t users() const;
-  // For tests and benchmarks: bcrypt computations so far, and the most that ran at once.
+  // For tests and benchmarks: bcrypt computations so far, how many run now, and the most that
+  // ran at once.
   std::uint64_t bcrypt_calls() const;
+  int checks_running() const;
   int peak_checks() const;
 
  private:

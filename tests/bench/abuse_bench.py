@@ -392,9 +392,10 @@ def password_flood_many_sources():
                                  f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode())
                 guesses[0] += bool(reply)  # answered: a guess the exporter had to weigh
 
-        # How long the first right password takes is the time of a bcrypt for each guessing
-        # source (each is refused at once once it guessed wrong), which a loaded machine
-        # stretches; how many guesses were weighed before it is not.
+        # How long the first right password takes is about a bcrypt per guessing source, which a
+        # loaded machine stretches; how many guesses were weighed before it is not. A source
+        # that guessed wrong is refused while the checks are busy or anyone waits, and weighed
+        # again only when no one does: the scraper asks again at once, so that it is in line.
         threads = run_threads(40, flooder, 20)
         start = time.monotonic()
         first = None
@@ -402,7 +403,7 @@ def password_flood_many_sources():
             if fetch(e.url, "prom0:secret")[1] == 200:
                 first = round(time.monotonic() - start, 1)
             else:
-                time.sleep(0.2)
+                time.sleep(0.01)
         weighed = counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": "auth_failed"},
                           auth="prom0:secret") if first is not None else float("nan")
         fresh = [fetch(e.url, f"prom{i}:secret") for i in range(1, 10)]
@@ -413,9 +414,9 @@ def password_flood_many_sources():
         record("40 sources guessing passwords, right after a start",
                f"first right password in after {first} s and {weighed:.0f} wrong ones weighed,"
                f" then {ok} of 9 fresh ones checked at once; {flooded} guesses meanwhile",
-               before, e.state(), "in within 18 s, after at most one guess per source; 9 of 9;"
-               " over 100 guesses",
-               first is not None and weighed <= 40 and ok == 9 and flooded > 100)
+               before, e.state(), "in within 18 s, at most 50 guesses weighed before (40 sources,"
+               " the checks under way); 9 of 9; over 100 guesses",
+               first is not None and weighed <= 50 and ok == 9 and flooded > 100)
 
 
 def http10_pages():
