@@ -111,8 +111,10 @@ if command -v ccache >/dev/null; then
   export CCACHE_DIR=${CCACHE_DIR:-/var/cache/ovn-raft-exporter/ccache}
   mkdir -p "$CCACHE_DIR" 2>/dev/null && [ -w "$CCACHE_DIR" ] || export CCACHE_DIR=$HOME/.cache/ccache
   # Paths relative to the clone, and no working directory in the hash: another clone of the
-  # same sources hits the same entries.
-  export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true
+  # same sources hits the same entries. ccache does not make the sanitizers' ignore list
+  # relative: its path is left out of the hash, and its digest, on the compile line too, stands
+  # for it (CMakeLists.txt).
+  export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=true CCACHE_IGNOREOPTIONS='-fsanitize-ignorelist=*'
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 # civetweb from Debian's source, built once per version of its build script, for every build.
