@@ -1,6 +1,7 @@
 #include "exporter/config.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -87,16 +88,13 @@ auto DurationInto(std::chrono::milliseconds Config::*field, std::chrono::millise
 }
 
 Error SetLogLevel(Config& c, const std::string& v) {
-  if (v == "debug")
-    c.log_level = LogLevel::kDebug;
-  else if (v == "info")
-    c.log_level = LogLevel::kInfo;
-  else if (v == "warn")
-    c.log_level = LogLevel::kWarn;
-  else if (v == "error")
-    c.log_level = LogLevel::kError;
-  else
-    return "expected debug, info, warn or error, got " + Quoted(v);
+  static const std::map<std::string, LogLevel> kLevels = {{"debug", LogLevel::kDebug},
+                                                          {"info", LogLevel::kInfo},
+                                                          {"warn", LogLevel::kWarn},
+                                                          {"error", LogLevel::kError}};
+  const auto level = kLevels.find(v);
+  if (level == kLevels.end()) return "expected debug, info, warn or error, got " + Quoted(v);
+  c.log_level = level->second;
   return std::nullopt;
 }
 
