@@ -106,9 +106,8 @@ class SecureStartTest : public ::testing::Test {
     dir_ = dir;
     chmod(dir_.c_str(), 0755);
     binary_ = dir_ + "/ovn-raft-exporter";
-    ASSERT_EQ(
-        Shell("cp " + testing::ExporterBinary() + " " + binary_ + " && chmod " + "755 " + binary_),
-        "");
+    ASSERT_EQ(Shell("cp " + testing::ExporterBinary() + " " + binary_ + " && chmod 755 " + binary_),
+              "");
   }
   void TearDown() override {
     if (pid_ > 0) {
