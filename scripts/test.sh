@@ -4,7 +4,8 @@
 #   scripts/test.sh          everything, as CI runs it
 #   scripts/test.sh quick    the edit loop: build; unit, golden and command-line tests; format;
 #                            rules (promtool check and test rules); mixin and generated files;
-#                            dashboards; deploy fixtures. No clusters, no downloads.
+#                            dashboards; deploy fixtures; every fenced block of the docs run or
+#                            listed (tests/docs). No clusters, no downloads.
 #
 # Everything is the quick tier plus: what is missing installed; the unit and integration tests
 # on real ovsdb-server clusters on loopback, side by side (each test on ports of its own:
@@ -163,6 +164,26 @@ rules_check() { # promtool, the generated files, the mixin, the dashboards, the 
   run "promtool test rules" bash -c 'cd alerts/tests && promtool test rules $(ls scenarios/*-test.yaml *-test.yaml)'
   echo "rules: $check passed, $fail failed"
 }
+# Every fenced block of README.md and docs/ run or listed as an illustration (tests/docs/).
+docs_check() {
+  /usr/bin/python3 tests/docs/check_docs.py
+}
+# The guides' scrape configs in real Prometheus instances with the shipped rules, scraping real
+# exporters of a real cluster; then, once the deploy job has installed kubectl and helm, the
+# guides' kustomization and Helm values rendered and validated.
+docs_full() {
+  local rc=0 p=0 f=0 line
+  bash tests/docs/docs_prometheus.sh build | tee "$logs/docs-prometheus.out" || rc=1
+  while [ ! -f "$logs/deploy.rc" ]; do sleep 2; done
+  /usr/bin/python3 tests/docs/check_docs.py --full | tee "$logs/docs-render.out" || rc=1
+  for line in $(cat "$logs/docs-prometheus.out" "$logs/docs-render.out" |
+    sed -nE 's/^docs [a-z]+: ([0-9]+) passed, ([0-9]+) failed$/\1:\2/p'); do
+    p=$((p + ${line%:*})) f=$((f + ${line#*:}))
+  done
+  [ $((p + f)) -gt 0 ] || f=1
+  echo "docs-full: $p passed, $f failed"
+  return $rc
+}
 unit_tests() {
   (cd build && ctest -L 'unit|golden' -j"$(nproc)" --output-on-failure --timeout 120)
 }
@@ -298,12 +319,14 @@ if [ "$tier" = all ]; then
   # log closes with "NAME: P passed, F failed" or ctest's summary, else the exit status counts
   # as one check).
   job package package
+  job docs-full docs_full
 fi
 
 # The quick checks (light on the CPU), then what compiles, one configuration at a time.
 stage unit unit_tests
 stage format format_check
 stage rules rules_check
+stage docs docs_check
 if [ "$tier" = all ]; then
   stage release-build release_build
   sanitized=0
