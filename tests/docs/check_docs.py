@@ -20,7 +20,8 @@ reason, in tests/docs/illustrations.yaml. By kind:
 - Shell: every dotted flag, environment variable and subcommand is one the programs' --help
   knows; repository paths exist; ovn_raft_* names are metrics of the golden pages or recorded
   by the rules; a localhost port is the exporter's default.
-Any block also gets the flag check. A listed block that no longer exists, or that is exercised
+Each host guide (docs/hosts.md, each tool's section of docs/openstack.md) sets the expected size
+in one of its blocks. Any block also gets the flag check. A listed block that no longer exists, or that is exercised
 anyway, fails. openstack-network-exporter's ovn_raft_* names (tests/docs/
 openstack-network-exporter.yaml) must not be ours.
 
@@ -601,6 +602,18 @@ class Checker:
             if i not in self.used:
                 self.result(e["file"], "illustrations.yaml", [f"lists a block that is not there: {e['first_line']!r}"])
         self.neighbours()
+        self.expected_sizes()
+
+    def expected_sizes(self):
+        """Each host guide sets the expected size: on a host nothing else knows it."""
+        problems = []
+        sections = [("docs/hosts.md", None)] + [("docs/openstack.md", f["section"]) for f in FACTS.values()
+                                                if f.get("section")]
+        for doc, section in sections:
+            text = "".join(b.text for b in blocks_of(ROOT / doc) if section is None or section in b.section)
+            if not re.search(r"--cluster\.expected-(members|hosts)=", text):
+                problems.append(f"{doc} {section or ''}: no block sets --cluster.expected-members")
+        self.result("docs/hosts.md, docs/openstack.md", f"expected sizes: {len(sections)} host guides set one", problems)
 
     def neighbours(self):
         """The tools' own exporters in the same Prometheus: none of their jobs selected by our
