@@ -462,7 +462,7 @@ class Checker:
     # -- systemd --
     def dropin_problems(self, block):
         path = block.comment_path()
-        m = re.match(r"^/etc/systemd/system/([\w@.-]+\.service)\.d/[\w.-]+\.conf$", path or "")
+        m = re.match(r"^/etc/systemd/system/([\w@.-]+\.(?:service|socket))\.d/[\w.-]+\.conf$", path or "")
         if not m:
             return ["a drop-in says where it goes on its first line: # /etc/systemd/system/UNIT.d/NAME.conf"]
         unit = m.group(1)
