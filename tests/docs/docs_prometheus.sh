@@ -33,18 +33,19 @@ result() { # OK WHAT
 query() { # PORT PROMQL -> number of series
   curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2" | jq '.data.result | length' 2>/dev/null
 }
-# until_all SECONDS PROMQL-TEMPLATE: waits until every Prometheus answers with a series (@JOB@
-# stands for its snippet's job label); records one check per Prometheus.
+# until_all SECONDS PROMQL-TEMPLATE: waits, at most SECONDS of wall time, until every Prometheus
+# answers with a series (@JOB@ stands for its snippet's job label); one check per Prometheus,
+# with the seconds since the last step (t0).
 until_all() {
-  local limit=$1 template=$2 i slug jobs q
+  local limit=$1 template=$2 i q deadline=$((SECONDS + $1))
   local -A done_=()
-  for _ in $(seq $((limit * 2))); do
+  while :; do
     for i in "${!slugs[@]}"; do
       [ -z "${done_[$i]:-}" ] || continue
       q=${template//@JOB@/${jobs_of[$i]}}
       [ "$(query "${ports[$i]}" "$q")" -gt 0 ] 2>/dev/null && done_[$i]=$((SECONDS - t0))
     done
-    [ ${#done_[@]} -lt ${#slugs[@]} ] || break
+    [ ${#done_[@]} -lt ${#slugs[@]} ] && [ $SECONDS -lt $deadline ] || break
     sleep 0.5
   done
   for i in "${!slugs[@]}"; do
