@@ -239,6 +239,10 @@ class Checker:
             checked += 1
             if not (ROOT / path).exists():
                 problems.append(f"{path}: no such file in the repository")
+        for comp in re.findall(r"--post-renderer-args\s+(\S+)", text):
+            checked += 1
+            if not (ROOT / "deploy/kubernetes" / comp / "kustomization.yaml").exists():
+                problems.append(f"--post-renderer-args {comp}: no Component deploy/kubernetes/{comp}")
         for name in re.findall(r"\b(ovn_raft_[a-z0-9_:]+)", text):
             checked += 1
             if name not in self.golden and name not in self.recorded:

@@ -45,7 +45,7 @@ until_all() {
       q=${template//@JOB@/${jobs_of[$i]}}
       [ "$(query "${ports[$i]}" "$q")" -gt 0 ] 2>/dev/null && done_[$i]=$((SECONDS - t0))
     done
-    [ ${#done_[@]} -lt ${#slugs[@]} ] && [ $SECONDS -lt $deadline ] || break
+    if [ ${#done_[@]} -ge ${#slugs[@]} ] || [ $SECONDS -ge $deadline ]; then break; fi
     sleep 0.5
   done
   for i in "${!slugs[@]}"; do
@@ -72,7 +72,7 @@ for n in 1 2 3; do
   "$bin" --web.listen-address="127.0.0.$n:$exp_port" --ovsdb.database="OVN_Northbound=$m/nb.ctl,$m/nb.sock" \
     --ovsdb.database="OVN_Southbound=$m/sb.ctl,$m/sb.sock" --log.level=warn "${flags[@]}" 2>>"$work/exporter-$n.log" &
   pids+=($!)
-  exporter_pid[$n]=$!
+  exporter_pid[n]=$!
   targets+=("127.0.0.$n:$exp_port")
 done
 
