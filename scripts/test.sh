@@ -14,8 +14,7 @@
 # (each attack once, with its figures); the Kubernetes Components rendered onto the upstream
 # objects and validated; the guides' scrape configs in real Prometheus instances and their
 # Helm values and kustomization rendered (tests/docs); the container image built and run
-# against a real cluster; the Debian
-# package built, checked (lintian, man pages, the unit) and installed on a clean Debian 12 and
+# against a real cluster; the Debian package built, checked (lintian, man pages, the unit) and installed on a clean Debian 12 and
 # 13 (tests/package/install_test.sh); the plain Release build a packager makes; the unit tests under ASan + UBSan and every libFuzzer target
 # for FUZZ_SECONDS (default 60), both from one clang build.
 #
