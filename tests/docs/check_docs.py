@@ -467,26 +467,31 @@ class Checker:
 
     # -- systemd --
     def dropin_problems(self, block):
-        path = block.comment_path()
-        m = re.match(r"^/etc/systemd/system/([\w@.-]+\.(?:service|socket))\.d/[\w.-]+\.conf$", path or "")
-        if not m:
-            return ["a drop-in says where it goes on its first line: # /etc/systemd/system/UNIT.d/NAME.conf"]
-        unit = m.group(1)
-        src = ROOT / "deploy/systemd" / unit
-        if not src.exists():
-            return [f"{unit}: no such unit in deploy/systemd"]
+        """A drop-in (or a whole unit) at the path its first line names, verified with the
+        package's units (deploy/systemd) in a root of this host's units."""
+        path = block.comment_path() or ""
+        m = re.match(r"^/etc/systemd/system/([\w@.-]+\.(?:service|socket))\.d/[\w.-]+\.conf$", path)
+        whole = re.match(r"^/(?:etc|lib|usr/lib)/systemd/system/([\w@.-]+\.(?:service|socket))$", path)
+        if not m and not whole:
+            return ["a unit or drop-in says where it goes on its first line: "
+                    "# /etc/systemd/system/UNIT.d/NAME.conf (or the unit's own path)"]
+        unit = (m or whole).group(1)
         root = self.work / "root"
         shutil.rmtree(root, ignore_errors=True)
         (root / "lib/systemd/system").mkdir(parents=True)
         subprocess.run(["cp", "-a", "/lib/systemd/system/.", str(root / "lib/systemd/system/")], check=True)
-        shutil.copy(src, root / "lib/systemd/system" / unit)
+        for src in (ROOT / "deploy/systemd").glob("*.s*"):
+            shutil.copy(src, root / "lib/systemd/system" / src.name)
+        if m and not (root / "lib/systemd/system" / unit).exists():
+            return [f"{unit}: no such unit in deploy/systemd"]
         for prog in ("usr/bin/ovn-raft-exporter", "bin/kill"):
             (root / prog).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(self.args.exporter if "ovn" in prog else "/bin/kill", root / prog)
         dest = root / path.lstrip("/")
-        dest.parent.mkdir(parents=True)
+        dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(block.text)
-        r = subprocess.run(["systemd-analyze", "verify", "--man=no", f"--root={root}", str(root / "lib/systemd/system" / unit)],
+        r = subprocess.run(["systemd-analyze", "verify", "--man=no", f"--root={root}", str(root / path.lstrip("/") if whole
+                                                                                            else root / "lib/systemd/system" / unit)],
                            capture_output=True, text=True)
         out = (r.stdout + r.stderr).strip()
         return ([f"systemd-analyze verify: {out or 'exit ' + str(r.returncode)}"] if r.returncode or out else []) + \
