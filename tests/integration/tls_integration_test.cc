@@ -430,7 +430,9 @@ TEST(TlsIntegrationTest, AllowedSansAndConfiguredHeaders) {
   std::printf(
       "[ tls ] client_allowed_sans: DNS, IP, URI and e-mail SANs admitted, others "
       "refused; headers on /healthz\n");
-  // A reload of the file replaces the headers.
+  // A reload of the file replaces the headers (the file is looked at on requests past
+  // /healthz, as for basic auth).
+  const std::string landing = "https://127.0.0.1:" + std::to_string(port) + "/";
   std::ofstream(web + ".new") << "tls_server_config:\n  cert_file: server.crt\n  key_file: "
                                  "server.key\n  client_auth_type: RequireAndVerifyClientCert\n"
                                  "  client_ca_file: ca.crt\n  client_allowed_sans: "
@@ -439,7 +441,7 @@ TEST(TlsIntegrationTest, AllowedSansAndConfiguredHeaders) {
   std::rename((web + ".new").c_str(), web.c_str());
   EXPECT_TRUE(testing::Eventually(
       [&] {
-        const auto r = Curl(url, Client(c, "by-dns") + " -D -");
+        const auto r = Curl(landing, Client(c, "by-dns") + " -D -");
         return r.out.find("X-Content-Type-Options: nosniff") != std::string::npos &&
                r.out.find("X-Frame-Options") == std::string::npos;
       },
