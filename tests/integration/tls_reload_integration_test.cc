@@ -357,15 +357,17 @@ TEST_F(SessionTest, SessionsDoNotOutliveASwappedClientCa) {
 // A client certificate that expires while its sessions are saved: after the expiry neither a
 // full handshake nor a resumption gets the page.
 TEST_F(SessionTest, SessionsDoNotOutliveTheClientCertificate) {
-  constexpr int kValidFor = 8;  // seconds: room for two handshakes per version on a loaded host
-  const auto until = std::chrono::system_clock::now() + std::chrono::seconds(kValidFor);
-  const std::time_t end = std::chrono::system_clock::to_time_t(until);
-  char enddate[32];
-  std::strftime(enddate, sizeof(enddate), "%Y%m%d%H%M%SZ", std::gmtime(&end));
-  Issue("brief", "-startdate 20200101000000Z -enddate " + std::string(enddate));
   FakeUnixServer ovsdb(Leader());
   const auto e = Start(ovsdb);
   const int port = e->port();
+  // Issued once the exporter answers: its few seconds go to the handshakes.
+  constexpr int kValidFor = 8;  // seconds: room for two handshakes per version on a loaded host
+  const std::time_t end = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now() +
+                                                               std::chrono::seconds(kValidFor));
+  const auto until = std::chrono::system_clock::from_time_t(end);  // to the second, as X.509
+  char enddate[32];
+  std::strftime(enddate, sizeof(enddate), "%Y%m%d%H%M%SZ", std::gmtime(&end));
+  Issue("brief", "-startdate 20200101000000Z -enddate " + std::string(enddate));
   for (const std::string version : kVersions) {
     const auto first = SClient(port, "brief", version, "brief" + version, "out");
     ASSERT_TRUE(first.served) << version << "\n" << first.out;
