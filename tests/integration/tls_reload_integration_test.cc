@@ -337,10 +337,16 @@ TEST_F(SessionTest, SessionsDoNotOutliveASwappedClientCa) {
   for (const std::string version : kVersions) {
     const auto first = SClient(port, "client", version, "session" + version, "out");
     ASSERT_TRUE(first.served) << version << "\n" << first.out;
+    EXPECT_NE(first.out.find("ticket lifetime hint: 300 (seconds)"), std::string::npos)
+        << first.out;
     const auto again = SClient(port, "client", version, "session" + version, "in");
     EXPECT_TRUE(again.reused) << version << "\n" << again.out;
     EXPECT_TRUE(again.served) << version << "\n" << again.out;
   }
+  // No server-side session cache: without a ticket the server gives no session ID to resume.
+  const auto no_ticket = SClient(port, "client", "-tls1_2 -no_ticket", "id-only", "out");
+  EXPECT_TRUE(no_ticket.served) << no_ticket.out;
+  EXPECT_NE(no_ticket.out.find("Session-ID: \n"), std::string::npos) << no_ticket.out;
   Sh("cp other-ca.crt client-ca.crt.new && mv client-ca.crt.new client-ca.crt");
   ASSERT_TRUE(Reloaded(*e, 1)) << ReadAll(e->log_path());
   const std::string full = Curl(port, "client");
