@@ -37,6 +37,7 @@ Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_pt
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
                                                   tls_on);
+    watcher_->Follow(headers_);
   }
 }
 
@@ -47,6 +48,12 @@ bool Endpoints::ReloadWebConfig() {
 }
 
 HttpResponse Endpoints::Handle(const HttpRequest& request) {
+  HttpResponse response = Route(request);
+  headers_.AddTo(response);
+  return response;
+}
+
+HttpResponse Endpoints::Route(const HttpRequest& request) {
   if (request.method != "GET" && request.method != "HEAD") {
     HttpResponse r = Text(405, "only GET and HEAD\n");
     r.headers.emplace_back("Allow", "GET, HEAD");

@@ -17,6 +17,7 @@
 #include "reader/socket_discovery.h"
 #include "web/basic_auth.h"
 #include "web/http_server.h"
+#include "web/response_headers.h"
 #include "web/source_limiter.h"
 #include "web/web_config_watcher.h"
 
@@ -32,10 +33,13 @@ class Endpoints {
             WebConfigWatcher::Stamp web_config_stamp = {}, bool tls_on = false,
             std::optional<SocketDiscovery> discovery = std::nullopt, int render_threads = -1);
   HttpResponse Handle(const HttpRequest& request);
+  // http_server_config.headers, set at start and replaced by each reload of the web config.
+  ResponseHeaders& response_headers() { return headers_; }
   // SIGHUP: re-reads the web config file now; false when there is none.
   bool ReloadWebConfig();
 
  private:
+  HttpResponse Route(const HttpRequest& request);
   HttpResponse Metrics(const HttpRequest& request);
   std::vector<prometheus::MetricFamily> OwnFamilies() const;
   HttpResponse Ready();
@@ -48,6 +52,7 @@ class Endpoints {
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
   const std::optional<SocketDiscovery> discovery_;
+  ResponseHeaders headers_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   SourceLimiter sources_;
   // Pages are rendered here, on as many threads as cores (at most 4), not on the workers.

@@ -70,6 +70,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
   std::unique_ptr<BasicAuth> auth;
   std::unique_ptr<TlsContext> tls;
+  std::map<std::string, std::string> headers;
   WebConfigWatcher::Stamp web_config_stamp;
   if (!config.web_config_file.empty()) {
     // Before the load: a change made while it reads is then seen by the watcher.
@@ -81,6 +82,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
     }
     // Kept even without users, so that a reload of the file can add them.
     auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
+    headers = web.value().headers;
     if (web.value().tls) {
       auto created = TlsContext::Create(*web.value().tls, config.web_config_file);
       if (!created) {
@@ -120,6 +122,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   const bool auth_on = auth && auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr,
                       discovery, caches_off ? 0 : -1);
+  endpoints.response_headers().Replace(std::move(headers));
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
   web.threads = config.web_max_connections;

@@ -55,6 +55,7 @@ void WebConfigWatcher::Load() {
   } else {
     const std::size_t users = web.value().basic_auth_users.size();
     auth_.Replace(std::move(web.value().basic_auth_users));
+    if (headers_ != nullptr) headers_->Replace(std::move(web.value().headers));
     Log(LogLevel::kInfo, "web config reloaded",
         {{"file", path_}, {"users", std::to_string(users)}});
     // The listeners were made plain at start: TLS cannot be turned on by a reload. (With TLS on,

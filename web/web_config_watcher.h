@@ -11,6 +11,7 @@
 #include <string>
 
 #include "web/basic_auth.h"
+#include "web/response_headers.h"
 
 namespace ovn_raft {
 
@@ -32,12 +33,15 @@ class WebConfigWatcher {
   void Poll();
   // Reloads now, changed or not (SIGHUP).
   void Reload();
+  // Every good reload replaces `headers` with the file's http_server_config.headers.
+  void Follow(ResponseHeaders& headers) { headers_ = &headers; }
 
  private:
   void Load();
 
   const std::string path_;
   BasicAuth& auth_;
+  ResponseHeaders* headers_ = nullptr;
   std::mutex mu_;
   std::mutex load_mu_;  // one load at a time, so that an older read never lands last
   std::chrono::steady_clock::time_point checked_;
