@@ -174,7 +174,9 @@ HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
   HttpResponse page{200, "application/json", "", {}};
-  render_.Run([&] { page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr); });
+  render_.Run([&] {
+    page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr, config_.expected);
+  });
   return page;
 }
 

@@ -32,11 +32,13 @@ TEST(TerminalTextTest, AReportIsMadeSafeWhole) {
   r.view["b\x07"] = "tcp:\x1b[2J";
   r.established.insert("c\r");
   r.heard_ms_ago["d\x9b"] = 1;
+  r.expected.hosts = {"10.0.0.1", "10.0.0.2\x1b[2J"};
   MakeTerminalSafe(r);
   EXPECT_EQ(r.server_id, "a\\x1b");
   EXPECT_EQ(r.view.at("b\\x07"), "tcp:\\x1b[2J");
   EXPECT_EQ(r.established.count("c\\x0d"), 1u);
   EXPECT_EQ(r.heard_ms_ago.size(), 1u);
+  EXPECT_EQ(r.expected.hosts, (std::vector<std::string>{"10.0.0.1", "10.0.0.2\\x1b[2J"}));
 }
 
 TEST(AdvisedCommandTest, PrintedOnlyWhenEveryPartIsWhatItShouldBe) {
