@@ -58,7 +58,7 @@ TEST_F(BoundedFileTest, RefusesAtOnceWhatWouldHangOrFloodARead) {
 }
 
 // The web config: the same, through LoadWebConfig, and a cipher list is checked item by item
-// and bounded (each line re-checked the whole list: 15 s for a 1.3 MB file).
+// and bounded, so that a long list costs time linear in its length.
 TEST_F(BoundedFileTest, TheWebConfigLoaderRefusesFifosAndLongCipherLists) {
   ASSERT_EQ(mkfifo(Path("web.yml").c_str(), 0600), 0);
   const auto fifo = LoadWebConfig(Path("web.yml"));
