@@ -1,4 +1,3 @@
-#ifdef OVN_RAFT_HAVE_REPORT
 #include "report/terminal_text.h"
 
 #include <gtest/gtest.h>
@@ -72,4 +71,3 @@ TEST(AdvisedCommandTest, PrintedOnlyWhenEveryPartIsWhatItShouldBe) {
 
 }  // namespace
 }  // namespace ovn_raft
-#endif
