@@ -1,4 +1,3 @@
-#ifdef OVN_RAFT_HAVE_REPORT
 #include "report/terminal_text.h"
 
 #include <gtest/gtest.h>
@@ -74,4 +73,3 @@ TEST(AdvisedCommandTest, PrintedOnlyWhenEveryPartIsWhatItShouldBe) {
 
 }  // namespace
 }  // namespace ovn_raft
-#endif
