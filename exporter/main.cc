@@ -71,6 +71,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   std::unique_ptr<BasicAuth> auth;
   std::unique_ptr<TlsContext> tls;
   WebConfigWatcher::Stamp web_config_stamp;
+  RateLimit rate_limit;
   if (!config.web_config_file.empty()) {
     // Before the load: a change made while it reads is then seen by the watcher.
     web_config_stamp = WebConfigWatcher::StampOf(config.web_config_file);
@@ -81,6 +82,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
     }
     // Kept even without users, so that a reload of the file can add them.
     auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
+    rate_limit = web.value().rate_limit;
     if (web.value().tls) {
       auto created = TlsContext::Create(*web.value().tls, config.web_config_file);
       if (!created) {
@@ -120,6 +122,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   const bool auth_on = auth && auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr,
                       discovery, caches_off ? 0 : -1);
+  endpoints.rate_limiter().Set(rate_limit);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
   web.threads = config.web_max_connections;

@@ -12,6 +12,9 @@
 //     cipher_suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
 //   basic_auth_users:
 //     prometheus: $2y$10$...   # bcrypt hash (htpasswd -nBC 10 "" | tr -d ':\n')
+//   rate_limit:
+//     interval: 1s   # a Go duration; 0: no limit
+//     burst: 10
 //
 // What it cannot honour is refused with the reason, never ignored.
 
@@ -22,14 +25,15 @@
 #include <vector>
 
 #include "base/result.h"
+#include "web/rate_limiter.h"
 #include "web/setup_error.h"
 
 namespace ovn_raft {
 
-// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check still takes
-// seconds, not minutes (cost 31 would pin both check slots for hours).
+// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check takes well under
+// a second (each step doubles it: at 16 two requests fill both check slots for seconds).
 constexpr unsigned kMinBcryptCost = 4;
-constexpr unsigned kMaxBcryptCost = 16;
+constexpr unsigned kMaxBcryptCost = 12;
 
 // The largest web config file read (a real one is well under a KiB per user), and the most
 // entries a cipher_suites or curve_preferences list may have (there are fewer suites and curves
@@ -55,6 +59,7 @@ struct TlsServerConfig {
 struct WebConfig {
   std::map<std::string, std::string> basic_auth_users;  // user -> bcrypt hash
   std::optional<TlsServerConfig> tls;
+  RateLimit rate_limit;  // none unless given
 };
 
 // Pure: parses the file's text. Fails closed: a hash that is not a usable bcrypt hash, or a

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "web/basic_auth.h"
+#include "web/rate_limiter.h"
 
 namespace ovn_raft {
 
@@ -26,8 +27,9 @@ class WebConfigWatcher {
 
   // `loaded`: the file's stamp taken before the load that gave `auth` its users, so that a
   // change made while it loaded is seen by the first Poll. `tls_at_start`: whether that load
-  // turned TLS on (a reload cannot).
-  WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded, bool tls_at_start);
+  // turned TLS on (a reload cannot). `rate_limiter`, when given, takes each reload's rate_limit.
+  WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded, bool tls_at_start,
+                   RateLimiter* rate_limiter = nullptr);
   // Cheap when called often: looks at the file at most once a second.
   void Poll();
   // Reloads now, changed or not (SIGHUP).
@@ -38,6 +40,7 @@ class WebConfigWatcher {
 
   const std::string path_;
   BasicAuth& auth_;
+  RateLimiter* const rate_limiter_;
   std::mutex mu_;
   std::mutex load_mu_;  // one load at a time, so that an older read never lands last
   std::chrono::steady_clock::time_point checked_;
