@@ -236,10 +236,9 @@ TEST(WebEdgeIntegrationTest, RateLimitAnswers429PastTheBurst) {
   std::ofstream(web) << "rate_limit:\n  interval: 3s\n  burst: 3\n";
   ExporterProcess e({Database(c), "--web.config.file=" + web});
   std::string urls;
-  for (int i = 0; i < 6; ++i) urls += " '" + e.Url() + "'";
+  for (int i = 0; i < 6; ++i) urls += " -o /dev/null '" + e.Url() + "'";
   // One curl, six requests one after another.
-  EXPECT_EQ(Shell("curl -s --max-time 10 -o /dev/null -w '%{http_code} '" + urls),
-            "200 200 200 429 429 429 ");
+  EXPECT_EQ(Shell("curl -s --max-time 10 -w '%{http_code} '" + urls), "200 200 200 429 429 429 ");
   EXPECT_EQ(CurlCode(e.Url("/healthz")), "200");
   const std::string head = Shell("curl -s --max-time 5 -D - -o /dev/null '" + e.Url() + "'");
   EXPECT_NE(head.find("HTTP/1.1 429"), std::string::npos) << head;
