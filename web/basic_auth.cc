@@ -159,17 +159,17 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
   if (checking_ >= kMaxConcurrentChecks || !waiting_.empty()) {
     if (suspect) return AuthResult::kThrottled;
     if (!trusted) {
-      // At most kMaxWaiting unchecked sources wait (a trusted source is in line at most once,
+      // At most kMaxWaiting untrusted sources wait (a trusted source is in line at most once,
       // so it needs no bound). When they are that many, the one first seen earliest gives its
       // place to a source seen later, or this one is refused.
-      std::size_t unchecked = 0;
+      std::size_t untrusted = 0;
       auto earliest = waiting_.end();
       for (auto w = waiting_.begin(); w != waiting_.end(); ++w) {
         if (w->trusted) continue;
-        ++unchecked;
+        ++untrusted;
         if (earliest == waiting_.end() || w->seen < earliest->seen) earliest = w;
       }
-      if (unchecked >= kMaxWaiting) {
+      if (untrusted >= kMaxWaiting) {
         if (earliest->seen >= seen) return AuthResult::kThrottled;
         waiting_.erase(earliest);
         slot_freed_.notify_all();  // it finds itself out of line
@@ -239,7 +239,6 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
       if (suspects_.size() >= kMaxSources) suspects_.clear();  // bounded; marks come back
     }
     suspects_[source] = now;
-    unchecked_.erase(source);
     return AuthResult::kDenied;
   }
   if (verified_.size() >= kMaxCached) verified_.clear();  // bounded; the right ones come back
@@ -247,7 +246,6 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
   if (trusted_.size() >= kMaxSources) trusted_.clear();
   trusted_[source] = user;
   suspects_.erase(source);
-  unchecked_.erase(source);
   return AuthResult::kAllowed;
 }
 
@@ -266,17 +264,17 @@ bool BasicAuth::InLine(std::uint64_t ticket) const {
                      [ticket](const Waiter& w) { return w.ticket == ticket; });
 }
 
-// When `source` was first seen since it was last checked; `now` for one seen only now. Bounded:
-// past kMaxSources the earliest is forgotten (seen again, it counts as new).
+// When `source` was first seen; `now` for one seen only now. Bounded: past kMaxSources the
+// earliest seen is forgotten (seen again, it counts as new).
 std::chrono::steady_clock::time_point BasicAuth::Seen(const std::string& source,
                                                       std::chrono::steady_clock::time_point now) {
-  if (const auto it = unchecked_.find(source); it != unchecked_.end()) return it->second;
-  if (unchecked_.size() >= kMaxSources) {
-    unchecked_.erase(
-        std::min_element(unchecked_.begin(), unchecked_.end(),
+  if (const auto it = first_seen_.find(source); it != first_seen_.end()) return it->second;
+  if (first_seen_.size() >= kMaxSources) {
+    first_seen_.erase(
+        std::min_element(first_seen_.begin(), first_seen_.end(),
                          [](const auto& a, const auto& b) { return a.second < b.second; }));
   }
-  unchecked_.emplace(source, now);
+  first_seen_.emplace(source, now);
   return now;
 }
 

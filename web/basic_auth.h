@@ -4,15 +4,14 @@
 // successful check is cached: a scrape every few seconds must not pay it each time; and at most
 // a few checks run at once, so that a flood of wrong passwords cannot take every core. Past
 // that limit, a source that gave a wrong password lately is refused at once (429); any other
-// source waits its turn, briefly: sources that gave a right password before first, then
-// sources never checked, the one first seen last first. So a flood that was going on before a
-// scraper first asks (a start into a flood) never goes before it, and a flood that brings new
-// sources afterwards holds it back by one check per new source, each then refused for
-// kSuspectFor. A reload keeps both what it did not change: the passwords verified against a
-// hash it kept, and the priority of sources whose user it kept.
-// Every check computes one bcrypt per distinct cost among the users, the user's own hash at
-// its cost and a hash nothing matches at the others, so that neither a name nor its cost shows
-// in the time a check takes.
+// waits its turn, briefly: sources that gave a right password before first, then the source
+// first seen last. So guesses from sources seen before a scraper first asked (a start into a
+// flood; sources guessing again once their mark expired) never go before that scraper; only
+// sources new to the process do, one check each, each then refused for kSuspectFor.
+// A reload keeps the passwords verified against a hash it kept, and the turn of the sources
+// whose user it kept. Every check computes one bcrypt per distinct cost among the users (the
+// user's hash at its cost, one that matches nothing at the others), so that the time tells
+// neither whether a name exists nor its cost.
 // The cache keeps keyed hashes (keyed_hash.h), never a password; a check that began before a
 // reload never caches, nor admits, a password the reload revoked. Thread-safe.
 
@@ -37,12 +36,12 @@ class BasicAuth {
   static constexpr int kMaxConcurrentChecks = 2;
   static constexpr std::size_t kMaxCached = 16;
   // Sources without a recent wrong password wait at most this long for a check slot, at most
-  // kMaxWaiting of those never checked at once (each holds a worker meanwhile).
+  // kMaxWaiting untrusted ones at once (each holds a worker meanwhile).
   static constexpr std::chrono::milliseconds kMaxWait{1000};
   static constexpr std::size_t kMaxWaiting = 8;
-  // A wrong password marks its source for this long. At most kMaxSources suspect and as many
-  // trusted sources, and as many never checked, are remembered. An IPv6 source is its /64: one
-  // host can hold a whole one.
+  // A wrong password marks its source for this long. At most kMaxSources suspect, as many
+  // trusted and as many seen sources are remembered. An IPv6 source is its /64: one host can
+  // hold a whole one.
   static constexpr std::chrono::seconds kSuspectFor{60};
   static constexpr std::size_t kMaxSources = 4096;
 
@@ -85,15 +84,15 @@ class BasicAuth {
   struct Waiter {
     std::uint64_t ticket;
     bool trusted;  // its source gave a right password before: it goes first
-    std::chrono::steady_clock::time_point seen;  // when its source was first seen, if not
+    std::chrono::steady_clock::time_point seen;  // when its source was first seen
   };
   std::deque<Waiter> waiting_;  // in order of arrival; a waiter pushed out is taken out
   std::uint64_t next_ticket_ = 0;
   std::condition_variable slot_freed_;
   std::map<std::string, std::chrono::steady_clock::time_point> suspects_;  // last wrong password
   std::map<std::string, std::string> trusted_;  // source -> the user it gave a right password of
-  // Sources neither trusted nor suspect -> when they first asked, bounded (the oldest go).
-  std::map<std::string, std::chrono::steady_clock::time_point> unchecked_;
+  // Sources that asked for a check -> when they first did, bounded (the earliest go).
+  std::map<std::string, std::chrono::steady_clock::time_point> first_seen_;
   std::uint64_t NextInLine() const;
   bool InLine(std::uint64_t ticket) const;
   std::chrono::steady_clock::time_point Seen(const std::string& source,

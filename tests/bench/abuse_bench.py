@@ -456,6 +456,51 @@ def password_flood_many_sources():
                and reloaded[1] <= 3 and ok == 9 and flooded > 100)
 
 
+def password_flood_new_sources():
+    """The design's worst case: sources new to the exporter keep coming after the scraper first
+    asked, 40 of them, one every 50 ms, into a flood from 200 sources seen before. Each new one
+    goes before the scraper, once (then it is refused for a minute like the others)."""
+    web = web_config(os.path.join(WORK, "web.yml"))
+    with Exporter(*databases(f"--web.config.file={web}")) as e:
+        before = e.state()
+        active = [f"127.0.1.{n}" for n in range(1, 201)]
+        lock = threading.Lock()
+        turn = [0]
+        stop = threading.Event()
+
+        def flooder(i, _):
+            b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
+            request = f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode()
+            while not stop.is_set():
+                with lock:
+                    source = active[turn[0] % len(active)]
+                    turn[0] += 1
+                exchange(source, e.port, request)
+
+        def bring_new():
+            for n in range(1, 41):
+                with lock:
+                    active.append(f"127.0.2.{n}")
+                    turn[0] = len(active) - 1  # its first guess comes next
+                time.sleep(0.05)
+
+        threads = run_threads(64, flooder, 0)
+        time.sleep(2)
+        newcomer = threading.Thread(target=bring_new, daemon=True)
+        newcomer.start()
+        got = until_in(e.url, "prom0:secret", tries=20)
+        weighed = counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": "auth_failed"},
+                          auth="prom0:secret") if got[0] is not None else float("nan")
+        stop.set()
+        for t in threads + [newcomer]:
+            t.join()
+        text = (f"in after {got[0]} s, on try {got[1]} ({got[2]} got 429), {weighed:.0f} wrong ones"
+                f" weighed by then" if got[0] is not None else f"not in after {got[1]} tries")
+        record("40 sources new to the exporter, one every 50 ms from the scraper's first try, into a"
+               " flood from 200 it saw before", text, before, e.state(),
+               "in within 20 tries (each new source goes before it once)", got[0] is not None)
+
+
 def http10_pages():
     with Fake("wide") as wide, Exporter(f"--ovsdb.database=OVN_Northbound={wide.path}") as e:
         before = e.state()
@@ -677,6 +722,7 @@ ATTACKS = {
     "password-cached": lambda: password_flood_one_source(True),
     "password-fresh": lambda: password_flood_one_source(False),
     "password-sources": password_flood_many_sources,
+    "password-new-sources": password_flood_new_sources,
     "http10": http10_pages,
     "short-deadline": short_deadline,
     "sigterm": sigterm_in_flight,
