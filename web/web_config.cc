@@ -44,9 +44,7 @@ std::string BcryptProblem(const std::string& user, const std::string& hash) {
            " to " + std::to_string(kMaxBcryptCost) +
            " (each step doubles the time of a check: above 12 a few requests hold every check "
            "slot for seconds); hash the password again with: htpasswd -nBC " +
-           std::to_string(std::clamp<std::uint64_t>(cost.value_or(kMaxBcryptCost), kMinBcryptCost,
-                                                    kMaxBcryptCost)) +
-           " " + user;
+           std::to_string(cost && *cost > kMaxBcryptCost ? kMaxBcryptCost : 10) + " " + user;
   }
   return "";
 }

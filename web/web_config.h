@@ -30,8 +30,9 @@
 
 namespace ovn_raft {
 
-// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check takes well under
-// a second (each step doubles it: at 16 two requests fill both check slots for seconds).
+// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check still takes a
+// fraction of a second (each step doubles it: at 16 two requests fill both check slots for
+// seconds).
 constexpr unsigned kMinBcryptCost = 4;
 constexpr unsigned kMaxBcryptCost = 12;
 
