@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 
 namespace ovn_raft {
@@ -23,7 +24,8 @@ std::optional<std::chrono::nanoseconds> ParseGoDuration(std::string_view text) {
       ++digits;
     }
     if (digits == 0 || dots > 1 || (digits == 1 && dots == 1)) return std::nullopt;
-    const double number = std::stod(std::string(text.substr(0, digits)));
+    // strtod, not stod: a number too large to hold is infinity (refused below), not a throw.
+    const double number = std::strtod(std::string(text.substr(0, digits)).c_str(), nullptr);
     text.remove_prefix(digits);
     std::size_t unit_length = 0;
     while (unit_length < text.size() && text[unit_length] != '.' &&

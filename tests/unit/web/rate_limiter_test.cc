@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <string>
+#include <vector>
 
 namespace ovn_raft {
 namespace {
@@ -22,8 +24,9 @@ TEST(ParseGoDurationTest, AsGoReadsThem) {
   EXPECT_EQ(ParseGoDuration("10us"), nanoseconds(10000));
   EXPECT_EQ(ParseGoDuration("10\xc2\xb5s"), nanoseconds(10000));
   EXPECT_EQ(ParseGoDuration("7ns"), nanoseconds(7));
-  for (const char* bad :
-       {"", "1", "-1s", "+1s", "s", ".s", "1.2.3s", "1x", "1e3s", "1s2", "9999999999h"}) {
+  const std::string huge = std::string(400, '9') + "s";  // stod would throw
+  for (const std::string& bad : std::vector<std::string>{
+           "", "1", "-1s", "+1s", "s", ".s", "1.2.3s", "1x", "1e3s", "1s2", "9999999999h", huge}) {
     EXPECT_FALSE(ParseGoDuration(bad)) << bad;
   }
 }
