@@ -145,6 +145,11 @@ const std::vector<Flag<Config>>& Table() {
          .set = [](Config& c, const std::string& v) -> Error {
            auto cidrs = ParseCidrList(v);
            if (!cidrs) return "expected IPv4 or IPv6 CIDRs separated by commas, got " + Quoted(v);
+           // An empty template variable gives this: it must not mean everyone.
+           if (cidrs->empty()) {
+             return "names no network (got " + Quoted(v) +
+                    "): give the scrapers' CIDRs, or leave the flag out to admit every source";
+           }
            c.web_allowed_sources = std::move(*cidrs);
            return std::nullopt;
          }},

@@ -72,6 +72,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   std::unique_ptr<TlsContext> tls;
   std::map<std::string, std::string> headers;
   WebConfigWatcher::Stamp web_config_stamp;
+  RateLimit rate_limit;
   if (!config.web_config_file.empty()) {
     // Before the load: a change made while it reads is then seen by the watcher.
     web_config_stamp = WebConfigWatcher::StampOf(config.web_config_file);
@@ -83,6 +84,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
     // Kept even without users, so that a reload of the file can add them.
     auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
     headers = web.value().headers;
+    rate_limit = web.value().rate_limit;
     if (web.value().tls) {
       auto created = TlsContext::Create(*web.value().tls, config.web_config_file);
       if (!created) {
@@ -123,6 +125,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr,
                       discovery, caches_off ? 0 : -1);
   endpoints.response_headers().Replace(std::move(headers));
+  endpoints.rate_limiter().Set(rate_limit);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
   web.threads = config.web_max_connections;

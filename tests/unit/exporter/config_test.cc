@@ -122,6 +122,16 @@ TEST(ConfigTest, ListenAddressesAndSourcesOfEitherFamily) {
   }
 }
 
+// The environment's list is refused alike; an empty variable is an unset one, as for every flag.
+TEST(ConfigTest, AnAllowedSourcesListOfOnlyCommasIsRefused) {
+  const auto r = Parse({}, {{"OVN_RAFT_EXPORTER_WEB_ALLOWED_SOURCES", ",, ,"}});
+  EXPECT_NE(r.error.value_or("").find("names no network"), std::string::npos)
+      << r.error.value_or("(accepted)");
+  const auto unset = Parse({}, {{"OVN_RAFT_EXPORTER_WEB_ALLOWED_SOURCES", ""}});
+  ASSERT_TRUE(unset.settings) << unset.error.value_or("");
+  EXPECT_TRUE(unset.settings->web_allowed_sources.empty());
+}
+
 TEST(ConfigTest, ClearErrors) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
       {{"--nope=1"}, "unknown flag --nope"},
@@ -133,6 +143,9 @@ TEST(ConfigTest, ClearErrors) {
       {{"--web.allowed-sources=10.0.0.0/33"}, "IPv4 or IPv6 CIDRs"},
       {{"--web.allowed-sources=fd00::/129"}, "IPv4 or IPv6 CIDRs"},
       {{"--web.allowed-sources=10.0.0"}, "IPv4 or IPv6 CIDRs"},
+      // An empty list (an empty template variable) must not admit everyone.
+      {{"--web.allowed-sources="}, "names no network"},
+      {{"--web.allowed-sources=,, ,"}, "leave the flag out to admit every source"},
       {{"--ovsdb.database=justaname"}, "NAME=CTL"},
       {{"--ovsdb.database=A=/a", "--ovsdb.database=A=/b"}, "given twice"},
       {{"--log.level=loud"}, "debug, info"},

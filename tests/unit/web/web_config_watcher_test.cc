@@ -56,5 +56,28 @@ TEST_F(WebConfigWatcherTest, ReloadReadsTheFileWhateverItsStamp) {
   EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kDenied);
 }
 
+// A reload with a cost above 12 keeps the users it had (and says why in the log); a reload's
+// rate_limit is applied.
+TEST_F(WebConfigWatcherTest, AReloadKeepsTheLastGoodUsersAndAppliesTheRateLimit) {
+  WriteUsers(path_, "  prom: " + Bcrypt("one") + "\n");
+  auto first = LoadWebConfig(path_);
+  ASSERT_TRUE(first.ok());
+  BasicAuth auth(first.value().basic_auth_users);
+  RateLimiter limiter(first.value().rate_limit);
+  WebConfigWatcher watcher(path_, auth, WebConfigWatcher::StampOf(path_), false, &limiter);
+  std::string dear = Bcrypt("two");
+  dear.replace(4, 2, "13");
+  WriteUsers(path_, "  prom: " + dear + "\n");
+  watcher.Reload();
+  EXPECT_EQ(auth.Check("Basic cHJvbTpvbmU="), AuthResult::kAllowed);  // prom:one
+  WriteUsers(path_, "  prom: " + Bcrypt("two") + "\nrate_limit:\n  interval: 1h\n  burst: 2\n");
+  watcher.Reload();
+  EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kAllowed);  // prom:two
+  const auto now = RateLimiter::Clock::now();
+  EXPECT_TRUE(limiter.Allow(now));
+  EXPECT_TRUE(limiter.Allow(now));
+  EXPECT_FALSE(limiter.Allow(now));
+}
+
 }  // namespace
 }  // namespace ovn_raft
