@@ -6,7 +6,7 @@
 # fails.
 #   healthcheck_test.sh EXPORTER_BINARY
 set -euo pipefail
-exporter=$1
+exporter=$(realpath "$1")
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
 dir=$(mktemp -d /tmp/ovn-raft-health.XXXXXX)
 pids=()
@@ -28,7 +28,7 @@ db=--ovsdb.database=OVN_Northbound=$dir/none.ctl
 in_container() { # NAME ARGS...: starts the exporter as PID 1; sets ns_pid (its host pid)
   local name=$1
   shift
-  unshare --pid --fork --mount-proc "$@" >"$dir/$name.log" 2>&1 &
+  unshare --pid --fork --kill-child --mount-proc "$@" >"$dir/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 50); do
     ns_pid=$(pgrep -P "${pids[-1]}" || true)
@@ -53,16 +53,17 @@ check 0 "PID 1 given --web.listen-address=127.0.0.1:$p"
 rc=0
 nsenter -t "$ns_pid" -p -m "$exporter" healthcheck http://127.0.0.1:10476/healthz >/dev/null 2>&1 || rc=$?
 [ "$rc" = 1 ] || fail "the default address answered ($rc): the test proves nothing"
-ns=$ns_pid
-kill -TERM "${pids[-1]}"
-wait "${pids[-1]}" 2>/dev/null || true
+stop() { # the exporter of the last in_container, and its namespace with it
+  kill -TERM "$ns_pid"
+  wait "${pids[-1]}" 2>/dev/null || true
+}
+stop
 
 p=$((port + 2))
 in_container variable env OVN_RAFT_EXPORTER_WEB_LISTEN_ADDRESS="127.0.0.1:$p" \
   "$exporter" "$db"
 check 0 "PID 1 given OVN_RAFT_EXPORTER_WEB_LISTEN_ADDRESS=127.0.0.1:$p"
-kill -TERM "$ns_pid"
-for _ in $(seq 50); do kill -0 "$ns_pid" 2>/dev/null || break; sleep 0.1; done
+stop
 
 # TLS: the check connects to the HTTPS port.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
@@ -70,7 +71,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
 printf 'tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n' >"$dir/web.yml"
 p=$((port + 3))
 # Beside a shell that is PID 1 (an init other than the exporter).
-unshare --pid --fork --mount-proc bash -c "
+unshare --pid --fork --kill-child --mount-proc bash -c "
   \"$exporter\" --web.listen-address=127.0.0.1:$p --web.config.file=$dir/web.yml $db >$dir/tls.log 2>&1 &
   for _ in \$(seq 50); do grep -q msg=listening $dir/tls.log && break; sleep 0.1; done
   \"$exporter\" healthcheck; echo \"serving: \$?\"
@@ -80,5 +81,4 @@ cat "$dir/shell.out"
 grep -q '^serving: 0$' "$dir/shell.out" || fail "TLS beside a shell: not healthy while serving"
 grep -q '^stopped: 1$' "$dir/shell.out" || fail "TLS beside a shell: healthy once stopped"
 passed=$((passed + 1))
-unset ns
 echo "healthcheck: $passed passed, 0 failed"
