@@ -143,9 +143,10 @@ const std::vector<ManEntry>& Environment() {
   static const std::vector<ManEntry> table = {
       {"OVN_RUNDIR",
        "Where NB's and SB's sockets are looked for, alone, when set (as ovn-ctl "
-       "uses it): see the search order."},
+       "uses it): see the search order (FILES in the manual)."},
       {"OVN_DBDIR",
-       "Where their database files are looked for, alone, when set: see the search order."},
+       "Where their database files are looked for, alone, when set: see the search order (FILES in "
+       "the manual)."},
       {"LISTEN_FDS, LISTEN_PID",
        "Set by systemd for --web.systemd-socket: how many sockets it "
        "passes from descriptor 3 on, and the process they are for. "
