@@ -75,11 +75,18 @@ ConfigResult ServingConfig() {
   // Its environment is not readable by another user: ours is then the nearest, the same
   // container's.
   const bool readable = !environ.empty();
-  return ParseConfig(args, [&](const std::string& name) -> std::optional<std::string> {
-    if (!readable) return ProcessEnv(name);
-    const auto it = environ.find(name);
-    return it == environ.end() ? std::nullopt : std::optional<std::string>(it->second);
-  });
+  ConfigResult parsed =
+      ParseConfig(args, [&](const std::string& name) -> std::optional<std::string> {
+        if (!readable) return ProcessEnv(name);
+        const auto it = environ.find(name);
+        return it == environ.end() ? std::nullopt : std::optional<std::string>(it->second);
+      });
+  // A relative web config file is the exporter's, relative to its own directory.
+  if (parsed.settings && !parsed.settings->web_config_file.empty() &&
+      parsed.settings->web_config_file.front() != '/') {
+    parsed.settings->web_config_file = "/proc/" + pid + "/cwd/" + parsed.settings->web_config_file;
+  }
+  return parsed;
 }
 
 // A plain HTTP/1.0 GET to an IP address: the container healthcheck needs no more, and it
@@ -178,7 +185,8 @@ int HealthcheckCommand(int argc, char** argv) {
   bool tls = false;
   if (!parsed.settings->web_config_file.empty()) {
     const auto web = LoadWebConfig(parsed.settings->web_config_file);
-    // Unreadable here: the exporter read it at start; TLS is then the likelier.
+    // Unreadable here (another user's directory): the port is then only connected to, which
+    // tells liveness with TLS or without.
     tls = !web || web.value().tls.has_value();
   }
   const auto url = HealthcheckUrl(*parsed.settings, tls);

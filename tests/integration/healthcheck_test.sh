@@ -71,8 +71,10 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
 printf 'tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n' >"$dir/web.yml"
 p=$((port + 3))
 # Beside a shell that is PID 1 (an init other than the exporter).
+# The web config is given relative to the exporter's directory; the check runs elsewhere.
 unshare --pid --fork --kill-child --mount-proc bash -c "
-  \"$exporter\" --web.listen-address=127.0.0.1:$p --web.config.file=$dir/web.yml $db >$dir/tls.log 2>&1 &
+  (cd $dir && exec \"$exporter\" --web.listen-address=127.0.0.1:$p --web.config.file=web.yml $db >$dir/tls.log 2>&1) &
+  cd /
   for _ in \$(seq 50); do grep -q msg=listening $dir/tls.log && break; sleep 0.1; done
   \"$exporter\" healthcheck; echo \"serving: \$?\"
   kill -TERM %1; wait
