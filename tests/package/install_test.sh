@@ -159,6 +159,8 @@ boot_test() {
     sleep 0.2
   done
   [ -n "$leader" ] || { tail "$work/boot.log"; return 1; }
+  # systemctl answers once PID 1 has its private socket.
+  for _ in $(seq 150); do in_boot test -S /run/systemd/private 2>/dev/null && break; sleep 0.2; done
   state=$(in_boot timeout 120 systemctl is-system-running --wait 2>&1 || true)
   expect "systemd boots the root (system state: $state)" "$([ "$state" = running ] || [ "$state" = degraded ]; echo $?)" \
     "$(in_boot systemctl --failed --no-legend 2>&1) $(tail -5 "$work/boot.log")"
@@ -193,7 +195,10 @@ boot_test() {
     "$root/lib/systemd/system/ovn-raft-exporter.service" >"$root/etc/systemd/system/ovn-raft-probe.service"
   in_boot systemctl daemon-reload
   in_boot systemctl start ovn-raft-probe.service
-  sed 's/^/  probe: /' "$root/root/probe.txt" >&2
+  sed 's/^/  probe: /' "$root/root/probe.txt" >&2 || true
+  expect "the probe tried every socket ($(wc -l <"$root/usr/local/share/sockets.txt"))" \
+    "$([ -s "$root/root/probe.txt" ] && [ "$(wc -l <"$root/root/probe.txt")" = "$(wc -l <"$root/usr/local/share/sockets.txt")" ]; echo $?)" \
+    "$(in_boot systemctl status --no-pager ovn-raft-probe.service 2>&1 | tail -5)"
   outside=$(grep '^connected ' "$root/root/probe.txt" | grep -v '^connected /run/ovn/' || true)
   expect "inside the sandbox, no socket outside /run/ovn connects" "$([ -z "$outside" ]; echo $?)" "$outside"
   for s in /run/systemd/private /run/dbus/system_bus_socket /run/systemd/notify /run/systemd/journal/socket; do
