@@ -247,7 +247,7 @@ boot_test() {
   cp "$work/defaults.orig" "$defaults"
 
   # Socket activation: systemd holds the port and passes it (LISTEN_FDS) to --web.systemd-socket.
-  if in_root /usr/bin/ovn-raft-exporter --help | grep -q -- '--web.systemd-socket'; then
+  if in_root /usr/bin/ovn-raft-exporter --help | grep -c -- '--web.systemd-socket' >/dev/null; then
     mkdir -p "$root/etc/systemd/system/ovn-raft-exporter.service.d"
     cp "$root/usr/share/ovn-raft-exporter/systemd/socket-activation.conf" "$root/etc/systemd/system/ovn-raft-exporter.service.d/"
     in_boot systemctl daemon-reload

@@ -7,9 +7,11 @@
 set -euo pipefail
 program=${1:?usage: man_flags_test.sh PROGRAM [PAGE]}
 page=${2:-}
-help_flags=$("$program" --help | grep -oE '^  --[a-z0-9.-]+' | sed 's/^ *--//' | sort -u)
+# Read once, whole: a reader that stops early (grep -q) would end the program with SIGPIPE.
+help=$("$program" --help)
+help_flags=$(grep -oE '^  --[a-z0-9.-]+' <<<"$help" | sed 's/^ *--//' | sort -u)
 # The formerly/--help line: "  --help, --version" gives help; add version from the same line.
-if "$program" --help | grep -q '^  --help, --version'; then help_flags=$(printf '%s\nversion\n' "$help_flags" | sort -u); fi
+if grep -q '^  --help, --version' <<<"$help"; then help_flags=$(printf '%s\nversion\n' "$help_flags" | sort -u); fi
 if [ -n "$page" ]; then
   case "$page" in *.gz) roff=$(zcat "$page") ;; *) roff=$(cat "$page") ;; esac
 else
