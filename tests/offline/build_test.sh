@@ -44,6 +44,9 @@ expect "the namespace has no network (deb.debian.org unreachable)" "$rc"
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_DIR=${CCACHE_DIR:-/var/cache/ovn-raft-exporter/ccache} CCACHE_BASEDIR=$src CCACHE_NOHASHDIR=true
+  # This run's own hits and misses, apart from those of the builds sharing the cache.
+  export CCACHE_STATSLOG=$work/ccache-stats.log
+  rm -f "$CCACHE_STATSLOG"
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 configure() { # DIR TARBALLS
@@ -62,7 +65,7 @@ configure "$src/build" "$work/tarballs" >"$work/configure.log" 2>&1 && rc=0 || r
 expect "configure, civetweb built from the tarballs" "$rc" "$(tail -20 "$work/configure.log")"
 nice -n 10 ninja -C "$src/build" -j2 ovn-raft-exporter >"$work/build.log" 2>&1 && rc=0 || rc=$?
 expect "ninja ovn-raft-exporter" "$rc" "$(tail -20 "$work/build.log")"
-[ ${#launcher[@]} -eq 0 ] || ccache -s | grep -E '^ *(Hits|Misses):' | tr -s ' ' | sed 's/^/ccache:/'
+[ ${#launcher[@]} -eq 0 ] || ccache --show-log-stats | grep -E '^ *(Hits|Misses):' | tr -s ' ' | sed 's/^/ccache:/'
 
 # The namespace is this test's own: the default port cannot collide with another test's.
 exporter=$src/build/exporter/ovn-raft-exporter
