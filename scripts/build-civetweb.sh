@@ -52,16 +52,22 @@ prefix=${1:?$usage}
 tarballs=${2:-}
 
 if [ -n "$tarballs" ]; then
+  bad=0
   for file in "${!sha256[@]}"; do
-    [ -f "$tarballs/$file" ] || {
-      say "$tarballs/$file is missing. Get it where there is network with"
-      say "  scripts/build-civetweb.sh --download $tarballs"
-      say "or 'apt-get source --download-only civetweb=$version-$revision' (Debian 13, deb-src), or"
-      say "  $pool/$file"
-      exit 1
-    }
-    matches "$tarballs/$file" || { say "$tarballs/$file does not match its pinned SHA-256 ${sha256[$file]}"; exit 1; }
+    if [ ! -f "$tarballs/$file" ]; then
+      say "$tarballs/$file is missing ($pool/$file)"
+      bad=1
+    elif ! matches "$tarballs/$file"; then
+      say "$tarballs/$file does not match its pinned SHA-256 ${sha256[$file]}"
+      bad=1
+    fi
   done
+  if [ "$bad" = 1 ]; then
+    say "no download with a tarballs directory: fetch them where there is network with"
+    say "  scripts/build-civetweb.sh --download $tarballs"
+    say "or 'apt-get source --download-only civetweb=$version-$revision' on Debian 13 (deb-src)"
+    exit 1
+  fi
   source=$tarballs
 else
   source=${CIVETWEB_CACHE:-/var/cache/ovn-raft-exporter/civetweb}

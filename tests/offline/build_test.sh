@@ -2,7 +2,8 @@
 # A fresh clone, given civetweb's two pinned tarballs in a directory and no network (its own
 # network namespace, unshare -n), configures with -DOVN_RAFT_CIVETWEB_TARBALLS, builds the TLS
 # and IPv6 exporter and serves HTTPS on 127.0.0.1 and ::1; given a directory that lacks one of the
-# tarballs, configure fails and names it (docs/building.md).
+# tarballs, or one that differs from its pinned SHA-256, configure fails and names it
+# (docs/building.md).
 #
 #   tests/offline/build_test.sh        (as root: unshare -n)
 #
@@ -15,12 +16,14 @@ src=$work/src
 
 if [ "${1:-}" != --inside ]; then
   [ "$(id -u)" = 0 ] || { echo "offline: unshare -n needs root"; echo "offline: 0 passed, 1 failed"; exit 1; }
-  rm -rf "$src" "$work/civetweb" "$work/partial" "$work/tls"
-  mkdir -p "$work/partial" "$work/tls"
+  rm -rf "$src" "$work/civetweb" "$work/partial" "$work/altered" "$work/tls"
+  mkdir -p "$work/partial" "$work/altered" "$work/tls"
   git clone -q "$root" "$src"
   # Where there is network (or the cache): what an offline site carries in.
   bash "$src/scripts/build-civetweb.sh" --download "$work/tarballs"
   cp "$work/tarballs"/civetweb_*.orig.tar.xz "$work/partial/"
+  cp "$work/tarballs"/civetweb_* "$work/altered/"
+  printf 'x' >>"$work/altered/civetweb_1.16+dfsg.orig.tar.xz"
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
     -keyout "$work/tls/server.key" -out "$work/tls/server.crt" -subj /CN=localhost \
     -addext subjectAltName=IP:127.0.0.1,IP:::1 2>/dev/null
@@ -60,6 +63,10 @@ grep -q "partial/civetweb_1.16+dfsg-2+deb13u1.debian.tar.xz is missing" "$work/p
   grep -q "apt-get source --download-only civetweb" "$work/partial.log" || rc=1
 expect "a directory without the .debian.tar.xz: configure fails, naming it and where to get it" "$rc" \
   "$(tail -8 "$work/partial.log")"
+configure "$work/build-altered" "$work/altered" >"$work/altered.log" 2>&1 && rc=1 || rc=0
+grep -q "altered/civetweb_1.16+dfsg.orig.tar.xz does not match its pinned SHA-256" "$work/altered.log" || rc=1
+expect "a tarball that differs from its pinned SHA-256: configure fails, naming it" "$rc" \
+  "$(tail -8 "$work/altered.log")"
 
 configure "$src/build" "$work/tarballs" >"$work/configure.log" 2>&1 && rc=0 || rc=$?
 expect "configure, civetweb built from the tarballs" "$rc" "$(tail -20 "$work/configure.log")"
