@@ -36,7 +36,7 @@ Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_pt
                   : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
-                                                  tls_on);
+                                                  tls_on, &rate_limiter_);
     watcher_->Follow(headers_);
   }
 }
@@ -69,6 +69,12 @@ HttpResponse Endpoints::Route(const HttpRequest& request) {
     return r;
   }
   if (watcher_) watcher_->Poll();
+  if (!rate_limiter_.Allow()) {
+    ++rate_limited_;
+    HttpResponse r = Text(429, "rate limit reached (rate_limit in the web config), retry\n");
+    r.headers.emplace_back("Retry-After", std::to_string(rate_limiter_.RetryAfterSeconds()));
+    return r;
+  }
   if (auth_) {
     switch (auth_->Check(request.authorization, request.source)) {
       case AuthResult::kAllowed:
@@ -140,10 +146,11 @@ std::vector<prometheus::MetricFamily> Endpoints::OwnFamilies() const {
           {{"version", kBuildVersion}, {"revision", kBuildRevision}}, 1);
   for (const auto& [reason, count] :
        {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_},
-        std::pair{"source_busy", &source_busy_}}) {
+        std::pair{"source_busy", &source_busy_}, std::pair{"rate_limited", &rate_limited_}}) {
     b.Counter("ovn_raft_exporter_http_rejections_total",
               "Requests refused: wrong or missing credentials (401), too many password checks "
-              "at once (429), or too many requests from one address at once (429).",
+              "at once (429), too many requests from one address at once (429), or past the "
+              "web config's rate_limit (429).",
               {{"reason", reason}}, static_cast<double>(count->load()));
   }
   auto families = b.Take();
@@ -174,7 +181,9 @@ HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
   HttpResponse page{200, "application/json", "", {}};
-  render_.Run([&] { page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr); });
+  render_.Run([&] {
+    page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr, config_.expected);
+  });
   return page;
 }
 

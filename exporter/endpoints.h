@@ -18,6 +18,7 @@
 #include "web/basic_auth.h"
 #include "web/http_server.h"
 #include "web/response_headers.h"
+#include "web/rate_limiter.h"
 #include "web/source_limiter.h"
 #include "web/web_config_watcher.h"
 
@@ -37,6 +38,8 @@ class Endpoints {
   ResponseHeaders& response_headers() { return headers_; }
   // SIGHUP: re-reads the web config file now; false when there is none.
   bool ReloadWebConfig();
+  // The web config's rate_limit (none until set); a reload of the file sets it again.
+  RateLimiter& rate_limiter() { return rate_limiter_; }
 
  private:
   HttpResponse Route(const HttpRequest& request);
@@ -51,6 +54,7 @@ class Endpoints {
   const Config config_;
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
+  RateLimiter rate_limiter_;
   const std::optional<SocketDiscovery> discovery_;
   ResponseHeaders headers_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
@@ -58,7 +62,7 @@ class Endpoints {
   // Pages are rendered here, on as many threads as cores (at most 4), not on the workers.
   TaskPool render_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
-  std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
+  std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0}, rate_limited_{0};
   std::mutex last_mu_;
   // The last page's snapshot, so that it is freed on render_'s threads (task_pool.h says why)
   // rather than on the worker whose round replaced it. Guarded by last_mu_.

@@ -240,6 +240,24 @@
             },
           },
           {
+            // The two checks above compare against an expected size: an exporter's flag, else
+            // kube-state-metrics' replicas, which hosts do not have. Where neither is known they
+            // can never fire; one signal per deployment says so instead of their silence.
+            alert: 'OVNRaftExpectedSizeUnknown',
+            expr: |||
+              count by (%(deployment)s) (
+                ovn_raft_cluster:reporters:count
+                  unless on (%(cluster)s) ovn_raft_cluster:expected_members:count
+              )
+            ||| % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'info' },
+            annotations: {
+              summary: "No expected size is known for OVN Raft clusters: the too-few and too-many member checks are off.",
+              description: "{{ $value }} OVN Raft clusters of deployment \"$DEPLOYMENT\" have no expected size: none of their exporters has --cluster.expected-members or --cluster.expected-hosts, and kube-state-metrics gives no ovn-central replicas. OVNRaftTooFewMembers and OVNRaftTooManyMembers cannot fire for them. Give every exporter --cluster.expected-members (on hosts: ARGS in /etc/default/ovn-raft-exporter).",
+            },
+          },
+          {
             // Elections the majority held: leader changes, seen as rises of the term of the
             // members that know a leader. A member that campaigns alone raises only its own
             // term (OVNRaftMemberCampaigning). Resolves a window after the last change, and at

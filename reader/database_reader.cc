@@ -8,7 +8,7 @@
 #include "parsers/memory_usage.h"
 #include "parsers/ovs_version.h"
 #include "parsers/storage_status.h"
-#include "parsers/utf8.h"
+#include "base/utf8.h"
 #include "reader/socket_discovery.h"
 
 namespace ovn_raft {

@@ -257,7 +257,13 @@ bool ReportDatabase(const std::string& db, const std::vector<MemberReport>& memb
   if (const std::string mixed = MixedReleases(members); !mixed.empty()) {
     std::printf("  mixed Open vSwitch releases: %s\n", mixed.c_str());
   }
-  const auto clusters = AnalyzeConsensus(members, expected);
+  const ExpectedCluster size = ExpectedOf(expected, members);
+  if (size.size() == 0) {
+    std::printf(
+        "  size checks off: no expected size given to this report (--cluster.expected-members, "
+        "--cluster.expected-hosts) nor to any member's exporter\n");
+  }
+  const auto clusters = AnalyzeConsensus(members, size);
   if (clusters.size() > 1) {
     std::printf("  CLUSTER ID SPLIT: %zu cluster IDs among the members\n", clusters.size());
   }

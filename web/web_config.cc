@@ -25,9 +25,9 @@ SetupError Bad(int line, const std::string& what) {
 
 // "" when `hash` is a bcrypt hash this exporter will check, else why not: $2a$, $2b$ or $2y$,
 // a two-digit cost, and 53 characters of bcrypt's base64 (22 of salt, 31 of hash). A hash that
-// is not one would refuse every password; one with a huge cost would take each check slot
-// for minutes to hours.
-std::string BcryptProblem(const std::string& hash) {
+// is not one would refuse every password; one with a high cost would take each check slot
+// for seconds to hours.
+std::string BcryptProblem(const std::string& user, const std::string& hash) {
   if (hash.size() != 60 || hash[0] != '$' || hash[1] != '2' ||
       (hash[2] != 'a' && hash[2] != 'b' && hash[2] != 'y') || hash[3] != '$' || hash[6] != '$') {
     return "is not a bcrypt hash ($2a$, $2b$ or $2y$, cost, 53 characters; htpasswd -nBC 10)";
@@ -42,7 +42,28 @@ std::string BcryptProblem(const std::string& hash) {
   if (!cost || *cost < kMinBcryptCost || *cost > kMaxBcryptCost) {
     return "has bcrypt cost " + hash.substr(4, 2) + ", outside " + std::to_string(kMinBcryptCost) +
            " to " + std::to_string(kMaxBcryptCost) +
-           " (each step doubles the time of a check: cost 16 takes seconds)";
+           " (each step doubles the time of a check: above 12 a few requests hold every check "
+           "slot for seconds); hash the password again with: htpasswd -nBC " +
+           std::to_string(cost && *cost > kMaxBcryptCost ? kMaxBcryptCost : 10) + " " + user;
+  }
+  return "";
+}
+
+// One setting of rate_limit; "" when applied, else why not.
+std::string ApplyRateLimit(RateLimit& limit, const std::string& key, const std::string& value) {
+  if (key == "interval") {
+    const auto d = ParseGoDuration(value);
+    if (!d) {
+      return "rate_limit.interval \"" + value +
+             "\" is not a duration such as 1s or 250ms (0 turns the limit off)";
+    }
+    limit.interval = *d;
+  } else if (key == "burst") {
+    const auto n = ParseUint(value);
+    if (!n || *n > 1000000) return "rate_limit.burst must be a number from 0 to 1000000";
+    limit.burst = static_cast<int>(*n);
+  } else {
+    return "rate_limit." + key + " is not one of interval, burst";
   }
   return "";
 }
@@ -232,7 +253,7 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
       if (key == "tls_server_config") {
         if (config.tls) return Bad(number, "tls_server_config is given twice");
         config.tls.emplace();
-      } else if (key != "basic_auth_users" && key != "http_server_config") {
+      } else if (key != "basic_auth_users" && key != "http_server_config" && key != "rate_limit") {
         return Bad(number, "unknown setting \"" + key + "\"");
       }
       if (!value.empty() && value != "{}") return Bad(number, key + " must be a mapping");
@@ -282,11 +303,17 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
       return Bad(number, section + "." + key + " is not supported by this exporter" +
                              (key == "headers" ? " as a flow mapping: one header a line" : ""));
     }
+    if (section == "rate_limit") {
+      if (auto problem = ApplyRateLimit(config.rate_limit, key, value); !problem.empty()) {
+        return Bad(number, problem);
+      }
+      continue;
+    }
     if (section != "basic_auth_users") {
       return Bad(number, section + "." + key + " is not supported by this exporter");
     }
     if (key.empty() || value.empty()) return Bad(number, "expected USER: BCRYPT_HASH");
-    if (const std::string problem = BcryptProblem(value); !problem.empty()) {
+    if (const std::string problem = BcryptProblem(key, value); !problem.empty()) {
       return Bad(number, "the password hash of " + key + " " + problem);
     }
     if (!config.basic_auth_users.emplace(key, value).second) {
@@ -297,6 +324,12 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
     if (const std::string problem = TlsProblem(*config.tls); !problem.empty()) {
       return SetupError{"web config: " + problem};
     }
+  }
+  // exporter-toolkit would then answer every request 429: surely not what was meant.
+  if (config.rate_limit.interval.count() > 0 && config.rate_limit.burst == 0) {
+    return SetupError{
+        "web config: rate_limit.burst is 0 with an interval: every request would be refused "
+        "(give burst: 1 or more, or interval: 0 for no limit)"};
   }
   return config;
 }

@@ -16,6 +16,9 @@
 //       X-Content-Type-Options: nosniff
 //   basic_auth_users:
 //     prometheus: $2y$10$...   # bcrypt hash (htpasswd -nBC 10 "" | tr -d ':\n')
+//   rate_limit:
+//     interval: 1s   # a Go duration; 0: no limit
+//     burst: 10
 //
 // What it cannot honour is refused with the reason, never ignored.
 
@@ -26,14 +29,16 @@
 #include <vector>
 
 #include "base/result.h"
+#include "web/rate_limiter.h"
 #include "web/setup_error.h"
 
 namespace ovn_raft {
 
-// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check still takes
-// seconds, not minutes (cost 31 would pin both check slots for hours).
+// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check still takes a
+// fraction of a second (each step doubles it: at 16 two requests fill both check slots for
+// seconds).
 constexpr unsigned kMinBcryptCost = 4;
-constexpr unsigned kMaxBcryptCost = 16;
+constexpr unsigned kMaxBcryptCost = 12;
 
 // The largest web config file read (a real one is well under a KiB per user), and the most
 // entries a cipher_suites or curve_preferences list may have (there are fewer suites and curves
@@ -65,6 +70,7 @@ struct WebConfig {
   // http_server_config.headers: added to every response. Only the headers exporter-toolkit
   // lets users set (kConfigurableHeaders), with its allowed values where it names them.
   std::map<std::string, std::string> headers;
+  RateLimit rate_limit;  // none unless given
 };
 
 // exporter-toolkit's configurable response headers and, for each, the only values accepted

@@ -12,6 +12,7 @@
 
 #include "web/basic_auth.h"
 #include "web/response_headers.h"
+#include "web/rate_limiter.h"
 
 namespace ovn_raft {
 
@@ -27,8 +28,9 @@ class WebConfigWatcher {
 
   // `loaded`: the file's stamp taken before the load that gave `auth` its users, so that a
   // change made while it loaded is seen by the first Poll. `tls_at_start`: whether that load
-  // turned TLS on (a reload cannot).
-  WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded, bool tls_at_start);
+  // turned TLS on (a reload cannot). `rate_limiter`, when given, takes each reload's rate_limit.
+  WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded, bool tls_at_start,
+                   RateLimiter* rate_limiter = nullptr);
   // Cheap when called often: looks at the file at most once a second.
   void Poll();
   // Reloads now, changed or not (SIGHUP).
@@ -42,6 +44,7 @@ class WebConfigWatcher {
   const std::string path_;
   BasicAuth& auth_;
   ResponseHeaders* headers_ = nullptr;
+  RateLimiter* const rate_limiter_;
   std::mutex mu_;
   std::mutex load_mu_;  // one load at a time, so that an older read never lands last
   std::chrono::steady_clock::time_point checked_;

@@ -1,7 +1,7 @@
 // libFuzzer target: the web config file's parser (exporter-toolkit's YAML subset), on any
 // bytes. What it accepts must be self-consistent: every user has a bcrypt hash within the
-// accepted costs, TLS settings name both a certificate and a key, and response headers are
-// exporter-toolkit's, without a line break.
+// accepted costs, TLS settings name both a certificate and a key, response headers are
+// exporter-toolkit's, without a line break, and a rate limit admits something.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -36,5 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (c == '\r' || c == '\n' || c == '\0') __builtin_trap();
     }
   }
+  const auto& limit = parsed.value().rate_limit;
+  if (limit.interval.count() < 0 || limit.burst < 0) __builtin_trap();
+  if (limit.interval.count() > 0 && limit.burst == 0) __builtin_trap();
   return 0;
 }

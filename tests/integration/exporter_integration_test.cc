@@ -420,5 +420,54 @@ TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched
   std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
+// --ovsdb.database for NB alone, as kolla's example gives it: SB, where ovn-ctl puts its sockets,
+// is still read; where it is nowhere to be found, one log line says it is not read and the flag
+// that reads it.
+TEST(ExporterIntegrationTest, OneGivenDatabaseKeepsTheOtherDiscovered) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-rundir.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string run = std::string(dir) + "/run", empty = std::string(dir) + "/empty";
+  ASSERT_EQ(mkdir(run.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(empty.c_str(), 0755), 0);
+  ASSERT_EQ(symlink(c.Ctl(1, "sb").c_str(), (run + "/ovnsb_db.ctl").c_str()), 0);
+  ASSERT_EQ(symlink(c.Sock(1, "sb").c_str(), (run + "/ovnsb_db.sock").c_str()), 0);
+  const std::string nb =
+      "--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb");
+
+  setenv("OVN_RUNDIR", run.c_str(), 1);
+  ExporterProcess found({nb, "--ovsdb.min-interval=0"});
+  setenv("OVN_RUNDIR", empty.c_str(), 1);
+  ExporterProcess alone({nb, "--ovsdb.min-interval=0"});
+  unsetenv("OVN_RUNDIR");
+
+  const auto both = Scrape(found);
+  EXPECT_EQ(both.Value("ovn_raft_up", Db("nb")), 1.0);
+  EXPECT_EQ(both.Value("ovn_raft_up", Db("sb")), 1.0);
+  const auto one = Scrape(alone);
+  EXPECT_EQ(one.Value("ovn_raft_up", Db("nb")), 1.0);
+  EXPECT_FALSE(one.Value("ovn_raft_up", Db("sb")).has_value());
+
+  const auto log = [](const ExporterProcess& e) {
+    std::ifstream in(e.log_path());
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_NE(log(found).find("msg=\"OVN database sockets found\" dir=" + run +
+                            " databases=OVN_Southbound"),
+            std::string::npos)
+      << log(found);
+  const std::string said = log(alone);
+  const auto line = said.find("database not read");
+  ASSERT_NE(line, std::string::npos) << said;
+  const std::string one_line = said.substr(line, said.find('\n', line) - line);
+  EXPECT_NE(one_line.find("db=OVN_Southbound"), std::string::npos) << one_line;
+  EXPECT_NE(one_line.find("to_read_it=\"--ovsdb.database=OVN_Southbound=" + empty +
+                          "/ovnsb_db.ctl," + empty + "/ovnsb_db.sock\""),
+            std::string::npos)
+      << one_line;
+  EXPECT_EQ(said.find("db=OVN_Northbound"), std::string::npos) << said;
+  std::system(("rm -rf " + std::string(dir)).c_str());
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "support/temp_dir.h"
+
 namespace ovn_raft::testing {
 
 class RaftCluster {
@@ -43,14 +45,14 @@ class RaftCluster {
   void FillFollower(int member, const std::string& db, const std::string& pause = "0");
   void Wait();
   int members() const { return members_; }
-  const std::string& dir() const { return dir_; }
+  const std::string& dir() const { return dir_.path(); }
 
  private:
   std::string Run(const std::string& args, const std::string& env = "") const;
   // The rest of the first line of the member's cluster/status that starts with `prefix`.
   std::string StatusLine(int member, const std::string& db, const std::string& prefix) const;
 
-  std::string dir_;
+  TempDir dir_{"ovn-raft-it"};  // removed after the members stop
   int members_;
   int base_port_;
 };

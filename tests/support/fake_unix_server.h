@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "support/temp_dir.h"
+
 namespace ovn_raft::testing {
 
 class FakeUnixServer {
@@ -40,7 +42,7 @@ class FakeUnixServer {
   void Run();
 
   Handler handler_;
-  std::string dir_;
+  TempDir dir_{"ovn-raft-fake"};
   std::string path_;
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};

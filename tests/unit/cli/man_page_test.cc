@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "exporter/config.h"
+#include "reader/socket_discovery.h"
+
 namespace ovn_raft {
 namespace {
 
@@ -39,6 +42,60 @@ TEST(ManPageTest, FlagsVariablesDefaultsAndEscapes) {
   EXPECT_NE(page.find("One.\n.PP\nTwo.\n"), std::string::npos) << page;
   EXPECT_NE(page.find(".SH SEE ALSO\nother(1)\n"), std::string::npos) << page;
   EXPECT_NE(page.find("\\fB\\-\\-version\\fR"), std::string::npos);
+}
+
+TEST(ManPageTest, ExitStatusEnvironmentSignalsAndSwitches) {
+  const std::vector<FlagSpec> specs = {{.name = "a.switch", .help = "On.", .boolean = true}};
+  const std::string page = RenderManPage({.program = "prog",
+                                          .summary = "s",
+                                          .synopsis = {},
+                                          .description = {},
+                                          .version = "1",
+                                          .exit_statuses = {{"0", "Fine."}, {"2", "Bad flags."}},
+                                          .environment = {{"OVN_DBDIR", "Where files are."}},
+                                          .signals = {{"SIGHUP", "Reloads."}}},
+                                         specs, "PROG_");
+  EXPECT_NE(page.find(".TP\n\\fB\\-\\-a.switch\\fR\nOn.\n"), std::string::npos) << page;
+  const auto exit =
+      page.find(".SH \"EXIT STATUS\"\n.TP\n\\fB0\\fR\nFine.\n.TP\n\\fB2\\fR\nBad flags.\n");
+  const auto env = page.find(".TP\n\\fBOVN_DBDIR\\fR\nWhere files are.\n");
+  const auto sig = page.find(".SH SIGNALS\n.TP\n\\fBSIGHUP\\fR\nReloads.\n");
+  ASSERT_NE(exit, std::string::npos) << page;
+  ASSERT_NE(env, std::string::npos) << page;
+  ASSERT_NE(sig, std::string::npos) << page;
+  EXPECT_LT(exit, page.find(".SH ENVIRONMENT"));
+  EXPECT_LT(page.find(".SH ENVIRONMENT"), env);
+  EXPECT_LT(env, sig);
+  // --help prints the same entries.
+  EXPECT_EQ(EntriesUsage("Signals", {{"SIGHUP", "Reloads."}}),
+            "\nSignals:\n  SIGHUP\n      Reloads.\n");
+  EXPECT_EQ(RenderManPage(
+                {.program = "p", .summary = "", .synopsis = {}, .description = {}, .version = ""},
+                {}, "P_")
+                .find("EXIT STATUS"),
+            std::string::npos);
+}
+
+// The exporter's page and --help: the same exit statuses, signals, variables and search order,
+// the directories from the lists the discovery itself uses.
+TEST(ManPageTest, TheExportersPageAndHelpShareTheirTables) {
+  const std::string page = ConfigManPage();
+  const std::string help = ConfigUsage();
+  for (const std::string want : {"SIGHUP", "SIGTERM", "OVN_RUNDIR", "OVN_DBDIR", "LISTEN_FDS",
+                                 "INVOCATION_ID", "systemctl reload"}) {
+    EXPECT_NE(page.find(want), std::string::npos) << want;
+    EXPECT_NE(help.find(want), std::string::npos) << want;
+  }
+  EXPECT_NE(page.find(".SH \"EXIT STATUS\"\n.TP\n\\fB0\\fR\n"), std::string::npos);
+  EXPECT_NE(help.find("Exit status:\n  0\n"), std::string::npos) << help;
+  for (const auto& dir : UsualRunDirs()) {
+    EXPECT_NE(help.find(dir), std::string::npos) << dir;
+  }
+  for (const auto& dir : UsualDbDirs()) {
+    EXPECT_NE(help.find(dir), std::string::npos) << dir;
+  }
+  EXPECT_NE(page.find("ovnsb_db.sock) are looked for once"), std::string::npos) << page;
+  EXPECT_NE(page.find("\\fB\\-\\-web.systemd\\-socket\\fR\n"), std::string::npos);
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // The web config's tls_server_config: what exporter-toolkit users write is honoured or refused
 // with the reason, never ignored.
+#include "web/web_config.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "web/tls_names.h"
-#include "web/web_config.h"
 
 namespace ovn_raft {
 namespace {
