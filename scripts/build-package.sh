@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Builds the Debian package (debian/, dpkg-buildpackage) and writes ovn-raft-exporter_VERSION_ARCH.deb
-# into OUTDIR, then checks it: lintian reports no error (each remaining tag is explained in
-# docs/package.md), each manual page lists the flags its program's --help prints, and the units
-# verify and are rated by systemd-analyze. It prints the package's size and dependencies as built.
+# Builds the Debian source package (3.0 (quilt): the project's orig tarball, civetweb's two
+# pinned tarballs as its orig-civetweb component, debian/), then the binary package from that
+# .dsc with the network cut (unshare -n), and writes both into OUTDIR
+# (ovn-raft-exporter_VERSION-1.dsc and its tarballs, ovn-raft-exporter_VERSION-1_ARCH.deb). It then
+# checks them: lintian reports no error (each remaining tag is explained in docs/package.md),
+# each manual page lists the flags its program's --help prints, and the units verify and are
+# rated by systemd-analyze. It prints the package's size and dependencies as built.
 #
 #   scripts/build-package.sh [--install-deps] OUTDIR
 #
@@ -11,14 +14,15 @@
 # installs it. With --install-deps the script runs that line itself, after printing it.
 #
 # The package is built with civetweb 1.16 from Debian 13's source, linked statically
-# (-DOVN_RAFT_CIVETWEB=source, scripts/build-civetweb.sh): the exporter's TLS and IPv6 need it,
+# (-DOVN_RAFT_CIVETWEB=source, scripts/build-civetweb.sh, its tarballs taken from the
+# component, from the cache or Debian's pool): the exporter's TLS and IPv6 need it,
 # and Debian's own libcivetweb has neither working. Built on Debian 12, the package installs on
 # Debian 12 and 13 (tests/package/install_test.sh). The source is copied into PACKAGE_WORK
 # (default /var/tmp/ovn-raft-exporter-package), a fixed place so that ccache serves the next
-# build; civetweb is built there once. From a git work tree, the files git tracks or would
-# track are copied; from an unpacked source tarball (no .git), the whole tree but build/ and
-# obj-*/. The revision in the package's changelog is OVN_RAFT_REVISION when set, else git's,
-# else "unknown".
+# build (the .dsc is unpacked there again); civetweb is built there once. From a git work tree,
+# the files git tracks or would track are copied; from an unpacked source tarball (no .git), the
+# whole tree but build/ and obj-*/. The revision in the package's changelog is
+# OVN_RAFT_REVISION when set, else git's, else "unknown".
 set -euo pipefail
 install_deps=0
 if [ "${1:-}" = --install-deps ]; then install_deps=1; shift; fi
@@ -59,6 +63,7 @@ done
 install_or_tell "build tools" "${need[@]}"
 
 src="$work/ovn-raft-exporter-$version"
+debian_version=$version-1
 rm -rf "$src" "$work"/ovn-raft-exporter_*
 mkdir -p "$src" "$outdir"
 if [ $in_git = 1 ]; then
@@ -69,7 +74,7 @@ else
   tar -C "$root" --exclude=./build --exclude='./obj-*' --exclude=./.git -cf - . | tar -C "$src" -xf -
 fi
 cat >"$src/debian/changelog" <<CHANGELOG
-ovn-raft-exporter ($version) unstable; urgency=medium
+ovn-raft-exporter ($debian_version) unstable; urgency=medium
 
   * Built from revision $revision.
 
@@ -81,18 +86,37 @@ missing=$(cd "$src" && dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build depend
 # shellcheck disable=SC2086
 install_or_tell "build dependencies (debian/control)" $missing
 
-say "dpkg-buildpackage $version (revision $revision) in $src"
+# The source package: the upstream tree without debian/, civetweb's tarballs as the
+# orig-civetweb component (unpacked into civetweb/), debian/.
+say "source package $debian_version"
+bash "$root/scripts/build-civetweb.sh" --download "$src/civetweb" ||
+  die "civetweb's tarballs could not be fetched (scripts/build-civetweb.sh --download)"
+tar -C "$work" --exclude="ovn-raft-exporter-$version/debian" --exclude="ovn-raft-exporter-$version/civetweb" \
+  --sort=name -cJf "$work/ovn-raft-exporter_$version.orig.tar.xz" "ovn-raft-exporter-$version"
+tar -C "$src" --sort=name -cJf "$work/ovn-raft-exporter_$version.orig-civetweb.tar.xz" civetweb
+(cd "$work" && dpkg-source -b "ovn-raft-exporter-$version") >"$work/source.log" 2>&1 ||
+  { cat "$work/source.log"; die "dpkg-source -b failed"; }
+dsc="$work/ovn-raft-exporter_$debian_version.dsc"
+
+# The binary package from the .dsc alone, unpacked where the tree was (ccache's base) and built
+# with the network cut, as a distribution's builder would.
+offline=(unshare -n)
+"${offline[@]}" true 2>/dev/null || { offline=(); say "unshare -n is refused (not root?): building with the network"; }
+rm -rf "$src"
+(cd "$work" && "${offline[@]}" dpkg-source -x "$dsc" "$src") >>"$work/source.log" 2>&1 ||
+  { cat "$work/source.log"; die "dpkg-source -x failed"; }
+say "dpkg-buildpackage $debian_version (revision $revision) in $src${offline:+, network cut}"
 export OVN_RAFT_REVISION=$revision OVN_RAFT_CIVETWEB_PREFIX="${OVN_RAFT_CIVETWEB_PREFIX:-$work/civetweb}"
 export DEB_BUILD_OPTIONS="noddebs nocheck ${DEB_BUILD_OPTIONS:-}"
 if command -v ccache >/dev/null; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$src"
 fi
-(cd "$src" && dpkg-buildpackage -b -us -uc) >"$work/build.log" 2>&1 ||
+(cd "$src" && "${offline[@]}" dpkg-buildpackage -b -us -uc) >"$work/build.log" 2>&1 ||
   { tail -40 "$work/build.log"; die "dpkg-buildpackage failed (log: $work/build.log)"; }
-deb=$(ls "$work"/ovn-raft-exporter_"$version"_*.deb)
+deb=$(ls "$work"/ovn-raft-exporter_"$debian_version"_*.deb)
 
 say "lintian"
-lintian --info --display-info --pedantic --tag-display-limit 0 "$deb" >"$work/lintian.txt" 2>&1 || true
+lintian --info --display-info --pedantic --tag-display-limit 0 "$dsc" "$deb" >"$work/lintian.txt" 2>&1 || true
 grep -E '^[EWIP]: ' "$work/lintian.txt" | sort | uniq -c >&2 || true
 if grep -q '^E: ' "$work/lintian.txt"; then die "lintian reports errors (see $work/lintian.txt)"; fi
 
@@ -124,7 +148,9 @@ say "units: systemd-analyze verify passes (service, socket, socket-activation dr
 awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 2.5) }' || die "the unit's exposure is ${exposure:-unknown}, above 2.5"
 
 # The figures docs/package.md does not state: as this build made them.
-cp "$deb" "$outdir/"
+rm -f "$outdir"/ovn-raft-exporter_*
+cp "$deb" "$dsc" "$work"/ovn-raft-exporter_"$version".orig*.tar.xz \
+  "$work"/ovn-raft-exporter_"$debian_version".debian.tar.xz "$outdir/"
 {
   echo "package: $(basename "$deb")"
   echo "size: $(du -k "$deb" | cut -f1) KiB (.deb), $(dpkg-deb -f "$deb" Installed-Size) KiB installed"
