@@ -29,12 +29,12 @@ void Distrust(TrustedDatabase& db, const MemberReport& r, std::string reason) {
 // One database's entries, by URL, to the members counted.
 TrustedDatabase Sort(
     const std::string& name,
-    const std::vector<std::pair<std::string, std::vector<const MemberReport*>>>& by_url) {
+    const std::vector<std::pair<const UrlStatus*, std::vector<const MemberReport*>>>& by_url) {
   TrustedDatabase db;
   std::vector<const MemberReport*> candidates;
-  for (const auto& [url, entries] : by_url) {
+  for (const auto& [status, entries] : by_url) {
     if (entries.size() > 1) {
-      UntrustedUrl u{.url = url,
+      UntrustedUrl u{.url = status->url,
                      .reason = "it lists " + std::to_string(entries.size()) + " entries for " +
                                name + ", but an exporter reads each database of one member once",
                      .claimed = {}};
@@ -98,13 +98,14 @@ TrustedDatabase Sort(
 }  // namespace
 
 std::map<std::string, TrustedDatabase> SortByTrust(const std::vector<UrlStatus>& statuses) {
-  // Database -> URL -> its entries, in the order the URLs were given.
-  std::map<std::string, std::vector<std::pair<std::string, std::vector<const MemberReport*>>>>
+  // Database -> URL -> its entries, in the order the URLs were given (two URLs shown alike,
+  // told apart by their userinfo alone, stay two).
+  std::map<std::string, std::vector<std::pair<const UrlStatus*, std::vector<const MemberReport*>>>>
       entries;
   for (const auto& s : statuses) {
     for (const auto& r : s.reports) {
       auto& urls = entries[r.db];
-      if (urls.empty() || urls.back().first != s.url) urls.push_back({s.url, {}});
+      if (urls.empty() || urls.back().first != &s) urls.push_back({&s, {}});
       urls.back().second.push_back(&r);
     }
   }
