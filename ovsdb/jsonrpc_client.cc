@@ -103,6 +103,22 @@ void JsonRpcConnection::Close() {
   buffer_.clear();
 }
 
+bool JsonRpcConnection::DropIfClosedByServer() {
+  if (fd_ < 0) return false;
+  pollfd p{fd_, POLLIN, 0};
+  if (poll(&p, 1, 0) <= 0) return false;
+  // Readable between calls: either the end of the stream (or an error) or bytes nobody asked
+  // for; only the first ends the session.
+  char byte;
+  const ssize_t n = recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))) {
+    return false;
+  }
+  Close();
+  server_lost_ = true;
+  return true;
+}
+
 std::optional<Error> JsonRpcConnection::Send(Clock::time_point deadline) {
   reused_ = fd_ >= 0;
   received_ = false;
@@ -217,7 +233,8 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::OnReadable(const CallO
   return Extract(options);
 }
 
-void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options,
+                 const std::function<void(std::size_t)>& on_done) {
   const auto deadline = JsonRpcConnection::Clock::now() + options.timeout;
   // Each call's own cap and budget, where it has them.
   const auto options_of = [&options](const JsonRpcCall& call) {
@@ -227,14 +244,17 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
     if (call.budget != nullptr) o.budget = call.budget;
     return o;
   };
+  const auto end = [&](JsonRpcCall& call, ReadResult<JsonMessage> reply) {
+    call.reply = std::move(reply);
+    call.done_at = JsonRpcConnection::Clock::now();
+    if (on_done) on_done(static_cast<std::size_t>(&call - calls.data()));
+  };
   std::vector<JsonRpcCall*> open;
   for (auto& call : calls) {
     if (auto error = call.connection->Start(call.request, call.id, deadline)) {
-      call.reply = *error;
-      call.done_at = JsonRpcConnection::Clock::now();
+      end(call, *error);
     } else if (auto done = call.connection->Extract(options_of(call))) {
-      call.reply = std::move(*done);
-      call.done_at = JsonRpcConnection::Clock::now();
+      end(call, std::move(*done));
     } else {
       open.push_back(&call);
     }
@@ -258,18 +278,16 @@ void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
         continue;
       }
       if (!done->ok()) call->connection->Close();
-      call->reply = std::move(*done);
-      call->done_at = JsonRpcConnection::Clock::now();
+      end(*call, std::move(*done));
     }
     open.swap(still);
   }
   for (auto* call : open) {
-    call->done_at = JsonRpcConnection::Clock::now();
     // A late reply must not be taken for the next call's: the connection goes.
     call->connection->Close();
-    call->reply = Error{ErrorCode::kTimeout, "no complete reply from " + call->connection->path() +
-                                                 " within " +
-                                                 std::to_string(options.timeout.count()) + " ms"};
+    end(*call, Error{ErrorCode::kTimeout, "no complete reply from " + call->connection->path() +
+                                              " within " + std::to_string(options.timeout.count()) +
+                                              " ms"});
   }
 }
 

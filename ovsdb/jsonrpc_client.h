@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,6 +57,12 @@ class JsonRpcConnection {
   // server closed or reset the connection), not after the exporter dropped one itself (its
   // deadline, a reply it refused): a change means the server has likely restarted.
   std::uint64_t sessions() const { return sessions_; }
+  // Whether the next connection starts a session (the server went away, or none was made yet).
+  bool session_ended() const { return server_lost_; }
+  // Drops a kept connection the server has closed since its last call (it restarted), so that
+  // the session is known to have ended before the next call is sent. Costs one poll; true when
+  // dropped.
+  bool DropIfClosedByServer();
 
   // The steps of one call, driven by ExchangeAll for many connections at once.
   // Connects when needed and sends; an error ends the call.
@@ -103,8 +110,10 @@ struct JsonRpcCall {
 
 // Sends every call's request, then waits for all replies together on this thread, so the
 // servers behind different sockets work in parallel and one that hangs delays only itself.
-// Every call ends by `options.timeout`.
-void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+// Every call ends by `options.timeout`. `on_done`, when given, is told the index of each call as
+// it ends, so that the caller can use the replies of some while others are awaited.
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options,
+                 const std::function<void(std::size_t)>& on_done = nullptr);
 
 // Requests and replies of the two calls the exporter makes.
 JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,
