@@ -322,6 +322,7 @@ TEST(ExporterIntegrationTest, AHungDatabaseNeverFailsThePageWithinTheScrapersDea
     std::string pid;
     ~Resume() { EXPECT_EQ(system(("kill -CONT " + pid).c_str()), 0); }
   } resume{pid};
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // past --ovsdb.min-interval
   std::string seconds;
   const auto check = [&](int i) {
     const auto p = ScrapeWithin(e, "1");
