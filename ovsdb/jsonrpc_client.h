@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -110,10 +109,30 @@ struct JsonRpcCall {
 
 // Sends every call's request, then waits for all replies together on this thread, so the
 // servers behind different sockets work in parallel and one that hangs delays only itself.
-// Every call ends by `options.timeout`. `on_done`, when given, is told the index of each call as
-// it ends, so that the caller can use the replies of some while others are awaited.
-void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options,
-                 const std::function<void(std::size_t)>& on_done = nullptr);
+// Every call ends by `options.timeout`.
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+
+// ExchangeAll in steps, for a caller that uses each reply as it comes while others are still
+// awaited (in its own frame: nothing runs deeper on the thread's stack than ExchangeAll did).
+// The constructor sends every request; each Next() waits for calls to end and returns the
+// indices of those that ended since the last one, until the deadline; empty once every call
+// has ended. `calls` must outlive it and keep its size.
+class Exchange {
+ public:
+  Exchange(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+  const std::vector<std::size_t>& Next();
+
+ private:
+  CallOptions OptionsOf(const JsonRpcCall& call) const;
+  void End(JsonRpcCall& call, ReadResult<JsonMessage> reply);
+
+  std::vector<JsonRpcCall>& calls_;
+  const CallOptions options_;
+  const JsonRpcConnection::Clock::time_point deadline_;
+  std::vector<JsonRpcCall*> open_;
+  std::vector<std::size_t> ended_;
+  bool first_ = true;  // ended_ holds the calls that ended as they were sent
+};
 
 // Requests and replies of the two calls the exporter makes.
 JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,

@@ -79,13 +79,16 @@ std::size_t DatabaseReader::ReadRound(RoundProgress& progress) {
     owner.resize(calls.size(), i);
   }
   std::size_t reply_bytes = 0;
-  ExchangeAll(calls, options_, [&](std::size_t call) {
-    const std::size_t i = owner[call];
-    if (--asked[i].pending != 0) return;
-    DatabaseReading r = Reading(*slots_[i], calls, asked[i], start, taken_at, &reply_bytes);
-    r.budget_refusals = budgets[i]->refusals();
-    progress.Finish(i, std::move(r));
-  });
+  Exchange exchange(calls, options_);
+  for (const auto* ended = &exchange.Next(); !ended->empty(); ended = &exchange.Next()) {
+    for (const std::size_t call : *ended) {
+      const std::size_t i = owner[call];
+      if (--asked[i].pending != 0) continue;
+      DatabaseReading r = Reading(*slots_[i], calls, asked[i], start, taken_at, &reply_bytes);
+      r.budget_refusals = budgets[i]->refusals();
+      progress.Finish(i, std::move(r));
+    }
+  }
   return reply_bytes;
 }
 

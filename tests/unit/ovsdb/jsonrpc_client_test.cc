@@ -340,7 +340,7 @@ TEST(JsonRpcConnectionTest, CallsOnDifferentSocketsRunInParallel) {
 
 // Each call is told as it ends, not when the last one does: a caller uses the quick replies
 // while a slow one is still awaited.
-TEST(JsonRpcConnectionTest, ExchangeAllTellsEachCallAsItEnds) {
+TEST(JsonRpcConnectionTest, AnExchangeTellsEachCallAsItEnds) {
   FakeUnixServer quick(
       [](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, Reply("q")); });
   FakeUnixServer slow([](int fd, const std::string&) {
@@ -353,10 +353,13 @@ TEST(JsonRpcConnectionTest, ExchangeAllTellsEachCallAsItEnds) {
   for (JsonRpcConnection* c : {&cs, &cq, &ch}) calls.push_back(UnixctlRequest(*c, "x", {}));
   std::vector<std::pair<std::size_t, Clock::duration>> ended;
   const auto start = Clock::now();
-  ExchangeAll(calls, Timeout(800), [&](std::size_t i) {
-    EXPECT_NE(calls[i].done_at, Clock::time_point{});  // its reply or error is there already
-    ended.emplace_back(i, Clock::now() - start);
-  });
+  Exchange exchange(calls, Timeout(800));
+  for (const auto* step = &exchange.Next(); !step->empty(); step = &exchange.Next()) {
+    for (const std::size_t i : *step) {
+      EXPECT_NE(calls[i].done_at, Clock::time_point{});  // its reply or error is there already
+      ended.emplace_back(i, Clock::now() - start);
+    }
+  }
   ASSERT_EQ(ended.size(), 3u);
   EXPECT_EQ(ended[0].first, 1u);
   EXPECT_LT(ended[0].second, std::chrono::milliseconds(200));
