@@ -116,7 +116,8 @@ DatabaseReader::Asked DatabaseReader::AskCalls(Slot& slot, SteadyTime start, Rep
   }
   if (slot.version.Due(session, start, std::nullopt)) {
     a.version = calls.size();
-    calls.push_back(UnixctlRequest(slot.version_ctl, "version", {}));
+    slot.version_ctl = std::make_unique<JsonRpcConnection>(slot.target.ctl_path);
+    calls.push_back(UnixctlRequest(*slot.version_ctl, "version", {}));
   }
   for (std::size_t k = first; k < calls.size(); ++k) calls[k].budget = budget;
   a.pending = calls.size() - first;
@@ -236,14 +237,14 @@ void DatabaseReader::TakeVersion(Slot& slot, const std::vector<JsonRpcCall>& cal
                                  std::optional<std::uint64_t> session, SteadyTime start,
                                  DatabaseReading& r) {
   if (a.version != kNone) {
-    slot.version_ctl.Close();  // asked once per session: no connection waits for the next
-    const JsonRpcCall& call = calls[a.version];
-    auto text = UnixctlResult(call);
+    const ReadResult<std::string> text = UnixctlResult(calls[a.version]);
+    const bool unanswered = Unanswered(calls[a.version]);
+    slot.version_ctl.reset();  // asked once per session: no connection waits for the next
     if (!session) {
       slot.version.Forget();
     } else if (text) {
       slot.version.Answer(*session, start, ParseOvsVersion(text.value()));
-    } else if (Unanswered(call)) {
+    } else if (unanswered) {
       slot.version.Unanswered(*session, start + kUnansweredRetry);
     } else {  // an error reply: not understood, not asked again in this session
       slot.version.Answer(*session, start, std::nullopt);

@@ -70,20 +70,17 @@ class DatabaseReader {
 
   struct Slot {
     explicit Slot(const DatabaseTarget& t)
-        : target(t),
-          ctl(t.ctl_path),
-          memory_ctl(t.ctl_path),
-          storage_ctl(t.ctl_path),
-          version_ctl(t.ctl_path) {}
+        : target(t), ctl(t.ctl_path), memory_ctl(t.ctl_path), storage_ctl(t.ctl_path) {}
     DatabaseTarget target;
     // A unixctl connection answers one request at a time: a round's requests go out at once on
     // connections of their own to the same socket. ctl is kept; the others are opened when
     // their call is due and closed after (with a facts interval; version always), so that no
     // idle connection waits on the server in between.
-    JsonRpcConnection ctl;                    // cluster/status; its sessions are the server's runs
-    JsonRpcConnection memory_ctl;             // memory/show
-    JsonRpcConnection storage_ctl;            // ovsdb-server/get-db-storage-status
-    JsonRpcConnection version_ctl;            // version
+    JsonRpcConnection ctl;          // cluster/status; its sessions are the server's runs
+    JsonRpcConnection memory_ctl;   // memory/show
+    JsonRpcConnection storage_ctl;  // ovsdb-server/get-db-storage-status
+    // `version`, once per session: made only then (a connection holds a 64 KiB receive buffer).
+    std::unique_ptr<JsonRpcConnection> version_ctl;
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
     bool was_member = false;                  // this process has read it as a cluster member
     // When ctl's current session began (JsonRpcConnection::sessions): the server has run,

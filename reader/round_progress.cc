@@ -15,7 +15,7 @@ void RoundProgress::Begin(std::chrono::system_clock::time_point taken_at,
   finished_.assign(targets.size(), false);
 }
 
-void RoundProgress::Finish(std::size_t index, DatabaseReading reading) {
+void RoundProgress::Finish(std::size_t index, DatabaseReading&& reading) {
   const std::lock_guard<std::mutex> lock(mu_);
   snapshot_->databases[index] = std::move(reading);
   finished_[index] = true;

@@ -93,9 +93,9 @@ TEST(EndpointsTest, APageWithinTheScrapersDeadlineServesWhatWasRead) {
       [&](RoundProgress& progress) {
         const Snapshot s = OneLeader();
         progress.Begin(s.taken_at, {s.databases[0].target, s.databases[1].target});
-        progress.Finish(0, s.databases[0]);
+        progress.Finish(0, DatabaseReading(s.databases[0]));
         std::this_thread::sleep_for(hung);
-        progress.Finish(1, s.databases[1]);
+        progress.Finish(1, DatabaseReading(s.databases[1]));
         return progress.End();
       },
       std::chrono::milliseconds(0), Defaults().timeout + std::chrono::seconds(1));

@@ -168,12 +168,12 @@ struct TwoDatabases {
     DatabaseReading fast;
     fast.target = {"Fast", "/f.ctl", "", ""};
     fast.status = ClusterStatus{};
-    progress.Finish(0, fast);
+    progress.Finish(0, std::move(fast));
     std::this_thread::sleep_for(slow);
     DatabaseReading late;
     late.target = {"Slow", "/s.ctl", "", ""};
     late.status = ClusterStatus{};
-    progress.Finish(1, late);
+    progress.Finish(1, std::move(late));
     return progress.End();
   }
 };
