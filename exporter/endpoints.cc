@@ -100,9 +100,11 @@ HttpResponse Endpoints::Route(const HttpRequest& request) {
   return Text(404, "not found\n");
 }
 
-// How long this request waits for a round in flight: the scraper's own deadline less a margin
-// for rendering, else the round's own deadline and a margin. It bounds this request only: the
-// round reads with --ovsdb.timeout whatever a client says.
+// How long this request waits for the round: the scraper's own deadline less a margin for
+// rendering and the network (a fifth of it, at most half a second, as blackbox_exporter's
+// --timeout-offset), else the round's own deadline and a margin (ReadCoordinator's round limit
+// in main). It bounds this request only: the round reads with --ovsdb.timeout whatever a client
+// says, and a request whose wait ends first serves the databases read by then.
 std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
   auto timeout = config_.timeout + std::chrono::seconds(1);
   if (!request.scrape_timeout.empty()) {
@@ -110,8 +112,10 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
     // Clamped before the conversion: "1e300" must not overflow an integer.
     const double seconds = std::min(std::strtod(request.scrape_timeout.c_str(), &end), 3600.0);
     if (end != request.scrape_timeout.c_str() && std::isfinite(seconds) && seconds > 0) {
-      const auto budget = std::chrono::milliseconds(static_cast<long>(seconds * 1000) - 250);
-      timeout = std::max(std::chrono::milliseconds(100), std::min(timeout, budget));
+      const auto scraper = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+      const auto margin =
+          std::min<std::chrono::milliseconds>(scraper / 5, std::chrono::milliseconds(500));
+      timeout = std::max(std::chrono::milliseconds(50), std::min(timeout, scraper - margin));
     }
   }
   return timeout;

@@ -149,13 +149,15 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   // unit), on that worker, sparing two hand-overs per scrape.
   const bool caches_off = ThreadCachesOff();
   TaskPool rounds(caches_off ? 0 : 1);
+  // A caller that may wait this long (no scrape timeout shorter: Endpoints::Wait) runs the
+  // round it starts; a scrape with a shorter deadline hands it to the coordinator's thread.
   ReadCoordinator coordinator(
-      [&reader, &rounds] {
-        Snapshot snapshot;
-        rounds.Run([&] { snapshot = reader.ReadAll(); });
+      [&reader, &rounds](RoundProgress& progress) {
+        std::shared_ptr<const Snapshot> snapshot;
+        rounds.Run([&] { snapshot = reader.ReadAll(progress); });
         return snapshot;
       },
-      config.min_interval);
+      config.min_interval, config.timeout + std::chrono::seconds(1));
   const bool auth_on = auth && auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr,
                       discovery, caches_off ? 0 : -1);

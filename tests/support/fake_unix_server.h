@@ -29,7 +29,8 @@ class FakeUnixServer {
   const std::string& path() const { return path_; }
   int requests() const { return requests_.load(); }
   // Requests for one method ("cluster/status"): the exporter also asks `version` once per
-  // connection, and this server closes every connection after one request.
+  // session of the server, and this server closes every connection after one request (each
+  // round is a new session to the exporter).
   int requests(const std::string& method) const;
   bool stopping() const { return stopping_.load(); }
 
