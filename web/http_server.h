@@ -75,6 +75,8 @@ class HttpServer {
   static int OnInitTls(void* ssl_ctx, void* user_data);
   static void OnInitContext(const ::mg_context* ctx);
   std::optional<SetupError> AdoptInherited(const ::mg_context* ctx);
+  // Starts civetweb with `civet_options` (null-terminated) and learns the port it serves.
+  std::optional<SetupError> Launch(const char** civet_options, const std::string& specs);
   Handler handler_;
   std::atomic<int> active_{0};
   std::atomic<bool> draining_{false};
