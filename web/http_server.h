@@ -38,7 +38,7 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
-// How the edge holds up against slow or hostile clients: docs/abuse.md.
+// How the edge holds up against slow or hostile clients: docs/dev/abuse.md.
 struct HttpServerOptions {
   // --web.max-connections and --web.request-timeout (their defaults: exporter/config.cc).
   int threads = 0;                               // connections served at once (one worker each)

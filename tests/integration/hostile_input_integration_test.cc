@@ -358,7 +358,7 @@ long PeakRssKib(pid_t pid) {
 
 // Every call of a round answered at the reply cap, for NB and SB: what does not fit in the
 // round's budget is refused and counted, and the process stays under the shipped container
-// limit (64 MiB). The figure is docs/hostile-input.md's.
+// limit (64 MiB). The figure is docs/dev/hostile-input.md's.
 TEST(HostileInputIntegrationTest, EveryCallOfARoundAtTheReplyCapStaysInTheBudget) {
   const std::size_t size = (8u << 20) - 4096;  // just under the default cap
   const auto big = std::make_shared<const std::string>(size - 100, 'a');
