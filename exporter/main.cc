@@ -91,6 +91,18 @@ std::optional<SocketDiscovery> FindDatabases(Config& config) {
   return found;
 }
 
+// The sockets systemd passed, with --web.systemd-socket; none without it.
+Result<std::vector<InheritedSocket>, std::string> InheritedSockets(bool systemd_socket) {
+  if (!systemd_socket) return std::vector<InheritedSocket>{};
+  return TakeSystemdSockets();
+}
+
+// Where it serves, as logs say it: the passed sockets take the place of the listen addresses.
+std::string ServedAddresses(const Config& config, const std::vector<InheritedSocket>& inherited) {
+  return inherited.empty() ? Commas(config.listen_addresses, [](const auto& a) { return a.spec; })
+                           : Commas(inherited, [](const auto& s) { return s.address; });
+}
+
 // What the web config file sets at start: the users (kept even without any, so that a reload
 // of the file can add them), TLS, headers and the rate limit. Nothing without a file.
 struct WebSettings {
@@ -207,16 +219,13 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   SetLogFormat(config.log_format);
   for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
   // First, before any thread starts: it changes the environment.
-  std::vector<InheritedSocket> inherited;
-  if (config.systemd_socket) {
-    auto taken = TakeSystemdSockets();
-    if (!taken) {
-      Log(LogLevel::kError, "cannot serve the sockets systemd passes (--web.systemd-socket)",
-          {{"error", taken.error()}});
-      return 1;
-    }
-    inherited = std::move(taken).value();
+  auto taken = InheritedSockets(config.systemd_socket);
+  if (!taken) {
+    Log(LogLevel::kError, "cannot serve the sockets systemd passes (--web.systemd-socket)",
+        {{"error", taken.error()}});
+    return 1;
   }
+  const std::vector<InheritedSocket> inherited = std::move(taken).value();
   auto loaded = LoadWebSettings(config.web_config_file);
   if (!loaded) {
     Log(LogLevel::kError, "invalid web config", {{"error", loaded.error()}});
@@ -239,9 +248,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   endpoints.response_headers().Replace(std::move(web.headers));
   endpoints.rate_limiter().Set(web.rate_limit);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
-  const std::string addresses =
-      inherited.empty() ? Commas(config.listen_addresses, [](const auto& a) { return a.spec; })
-                        : Commas(inherited, [](const auto& s) { return s.address; });
+  const std::string addresses = ServedAddresses(config, inherited);
   if (auto failed = server.Start(config.listen_addresses,
                                  WebServerOptions(config, web.tls.get(), inherited))) {
     Log(LogLevel::kError, "cannot start HTTP server",
