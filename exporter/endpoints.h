@@ -17,8 +17,8 @@
 #include "reader/socket_discovery.h"
 #include "web/basic_auth.h"
 #include "web/http_server.h"
-#include "web/response_headers.h"
 #include "web/rate_limiter.h"
+#include "web/response_headers.h"
 #include "web/source_limiter.h"
 #include "web/web_config_watcher.h"
 

@@ -332,7 +332,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member runs and calls itself a cluster member, but the leader does not hear it.",
-              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full or read-only (I/O errors in its log), a one-way network cut, or a stuck process; fix the cause, then restart the member: it does not recover by itself." % $._config.memberUnheardFor,
+              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full, read-only or stalled (I/O errors in its log), a one-way network cut, or a stuck process. A member whose stalled disk returns recovers by itself within seconds; fix the cause, and if it is still unheard 5 minutes after, restart it on its existing database (a follower whose write failed recovers only then)." % $._config.memberUnheardFor,
             },
           },
           {

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
+#include "base/utf8.h"
 #include "parsers/cluster_status_parser.h"
 #include "parsers/memory_usage.h"
 #include "parsers/ovs_version.h"
 #include "parsers/storage_status.h"
-#include "base/utf8.h"
 #include "reader/socket_discovery.h"
 
 namespace ovn_raft {

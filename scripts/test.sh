@@ -323,6 +323,8 @@ if [ "$tier" = all ]; then
   # log closes with "NAME: P passed, F failed" or ctest's summary, else the exit status counts
   # as one check).
   job package package
+  # A fresh clone built with the network cut, from civetweb's tarballs in a directory.
+  job offline bash tests/offline/build_test.sh
   job docs-full docs_full
 fi
 

@@ -106,6 +106,11 @@ std::uint64_t BasicAuth::bcrypt_calls() const {
   return bcrypt_calls_;
 }
 
+std::uint64_t BasicAuth::bcrypt_work() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return bcrypt_work_;
+}
+
 int BasicAuth::checks_running() const {
   const std::lock_guard<std::mutex> lock(mu_);
   return checking_;
@@ -216,6 +221,7 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
     hashes.push_back(c == cost ? hash : dummy);
   }
   bcrypt_calls_ += hashes.size();
+  for (const auto& h : hashes) bcrypt_work_ += std::uint64_t{1} << CostOf(h);
   lock.unlock();
   bool ok = false;
   for (std::size_t i = 0; i < hashes.size(); ++i) {

@@ -59,9 +59,11 @@ class BasicAuth {
   // or went are checked again, and sources keep their priority only if their user stayed.
   void Replace(std::map<std::string, std::string> users);
   std::size_t users() const;
-  // For tests and benchmarks: bcrypt computations so far, how many checks run now, the most
-  // that ran at once, and how many wait.
+  // For tests and benchmarks: bcrypt computations so far, their work (the sum of 2^cost: what
+  // a check's time is proportional to), how many checks run now, the most that ran at once,
+  // and how many wait.
   std::uint64_t bcrypt_calls() const;
+  std::uint64_t bcrypt_work() const;
   int checks_running() const;
   int peak_checks() const;
   std::size_t waiting() const;
@@ -78,6 +80,7 @@ class BasicAuth {
   };
   std::map<KeyedDigest, Proof> verified_;  // keyed hashes of "user:password" that matched
   std::uint64_t bcrypt_calls_ = 0;
+  std::uint64_t bcrypt_work_ = 0;
   int peak_checks_ = 0;
   int checking_ = 0;                    // bcrypt checks running now
   std::set<std::string> busy_sources_;  // sources with a check running or waiting

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "web/basic_auth.h"
-#include "web/response_headers.h"
 #include "web/rate_limiter.h"
+#include "web/response_headers.h"
 
 namespace ovn_raft {
 

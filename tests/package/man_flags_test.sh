@@ -7,7 +7,7 @@
 set -euo pipefail
 program=${1:?usage: man_flags_test.sh PROGRAM [PAGE]}
 page=${2:-}
-# Read once: `grep -q` on a pipe may close it before the program has written everything.
+# Read once, whole: a reader that stops early (grep -q) would end the program with SIGPIPE.
 help=$("$program" --help)
 help_flags=$(grep -oE '^  --[a-z0-9.-]+' <<<"$help" | sed 's/^ *--//' | sort -u)
 # The formerly/--help line: "  --help, --version" gives help; add version from the same line.

@@ -1,7 +1,6 @@
-// The exporter's manual page (its flag table through cli/man_page) and its --help say the
-// same things.
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "exporter/config.h"
 #include "reader/socket_discovery.h"
@@ -11,7 +10,7 @@ namespace {
 
 // The exporter's page and --help: the same exit statuses, signals, variables and search order,
 // the directories from the lists the discovery itself uses.
-TEST(ConfigManPageTest, TheExportersPageAndHelpShareTheirTables) {
+TEST(ExporterManPageTest, TheExportersPageAndHelpShareTheirTables) {
   const std::string page = ConfigManPage();
   const std::string help = ConfigUsage();
   for (const std::string want : {"SIGHUP", "SIGTERM", "OVN_RUNDIR", "OVN_DBDIR", "LISTEN_FDS",
