@@ -1,6 +1,6 @@
 #pragma once
 
-// The project's one error convention (docs/design.md, Layout):
+// The project's one error convention (docs/dev/design.md, Layout):
 //   - a function that produces a value or fails returns Result<T, E>;
 //   - a function that only succeeds or fails returns std::optional<E>: the error, if any.
 // E says what went wrong in words a user can act on (a struct with a code where callers branch

@@ -1,6 +1,8 @@
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -8,6 +10,7 @@
 
 #include "base/build_version.h"
 #include "base/log.h"
+#include "base/result.h"
 #include "base/task_pool.h"
 #include "exporter/allocator.h"
 #include "exporter/config.h"
@@ -88,49 +91,50 @@ std::optional<SocketDiscovery> FindDatabases(Config& config) {
   return found;
 }
 
-int Serve(Config config, const std::vector<std::string>& warnings) {
-  SetLogLevel(config.log_level);
-  SetLogFormat(config.log_format);
-  for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
-  // First, before any thread starts: it changes the environment.
-  std::vector<InheritedSocket> inherited;
-  if (config.systemd_socket) {
-    auto taken = TakeSystemdSockets();
-    if (!taken) {
-      Log(LogLevel::kError, "cannot serve the sockets systemd passes (--web.systemd-socket)",
-          {{"error", taken.error()}});
-      return 1;
-    }
-    inherited = std::move(taken).value();
-  }
+// The sockets systemd passed, with --web.systemd-socket; none without it.
+Result<std::vector<InheritedSocket>, std::string> InheritedSockets(bool systemd_socket) {
+  if (!systemd_socket) return std::vector<InheritedSocket>{};
+  return TakeSystemdSockets();
+}
+
+// Where it serves, as logs say it: the passed sockets take the place of the listen addresses.
+std::string ServedAddresses(const Config& config, const std::vector<InheritedSocket>& inherited) {
+  return inherited.empty() ? Commas(config.listen_addresses, [](const auto& a) { return a.spec; })
+                           : Commas(inherited, [](const auto& s) { return s.address; });
+}
+
+// What the web config file sets at start: the users (kept even without any, so that a reload
+// of the file can add them), TLS, headers and the rate limit. Nothing without a file.
+struct WebSettings {
   std::unique_ptr<BasicAuth> auth;
   std::unique_ptr<TlsContext> tls;
   std::map<std::string, std::string> headers;
-  WebConfigWatcher::Stamp web_config_stamp;
+  WebConfigWatcher::Stamp stamp;
   RateLimit rate_limit;
-  if (!config.web_config_file.empty()) {
-    // Before the load: a change made while it reads is then seen by the watcher.
-    web_config_stamp = WebConfigWatcher::StampOf(config.web_config_file);
-    auto web = LoadWebConfig(config.web_config_file);
-    if (!web) {
-      Log(LogLevel::kError, "invalid web config", {{"error", web.error().message}});
-      return 2;
-    }
-    // Kept even without users, so that a reload of the file can add them.
-    auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
-    headers = web.value().headers;
-    rate_limit = web.value().rate_limit;
-    if (web.value().tls) {
-      auto created = TlsContext::Create(*web.value().tls, config.web_config_file);
-      if (!created) {
-        Log(LogLevel::kError, "invalid web config", {{"error", created.error().message}});
-        return 2;
-      }
-      tls = std::move(created).value();
-    }
-  }
+};
 
-  // Block the signals handled here in every thread; the main thread waits for them below.
+// An invalid file is the error's message: the exporter does not start on it.
+Result<WebSettings, std::string> LoadWebSettings(const std::string& path) {
+  WebSettings settings;
+  if (path.empty()) return settings;
+  // Before the load: a change made while it reads is then seen by the watcher.
+  settings.stamp = WebConfigWatcher::StampOf(path);
+  auto web = LoadWebConfig(path);
+  if (!web) return web.error().message;
+  settings.auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
+  settings.headers = web.value().headers;
+  settings.rate_limit = web.value().rate_limit;
+  if (web.value().tls) {
+    auto created = TlsContext::Create(*web.value().tls, path);
+    if (!created) return created.error().message;
+    settings.tls = std::move(created).value();
+  }
+  return settings;
+}
+
+// The signals handled here, blocked before any thread starts so that every thread inherits
+// the mask and only the main thread, waiting in sigwait, receives them.
+sigset_t BlockHandledSignals() {
   sigset_t handled;
   sigemptyset(&handled);
   sigaddset(&handled, SIGTERM);
@@ -138,72 +142,70 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   sigaddset(&handled, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &handled, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  return handled;
+}
 
-  const auto discovery = FindDatabases(config);
-  CallOptions options;
-  options.timeout = config.timeout;
-  options.max_reply_bytes = config.max_reply_bytes;
-  DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
-  // Rounds run one at a time (single flight): one thread of their own, whichever worker
-  // asked (task_pool.h says why); where glibc's per-thread caches are off (the image, the
-  // unit), on that worker, sparing two hand-overs per scrape.
-  const bool caches_off = ThreadCachesOff();
-  TaskPool rounds(caches_off ? 0 : 1);
-  // A caller that may wait this long (no scrape timeout shorter: Endpoints::Wait) runs the
-  // round it starts; a scrape with a shorter deadline hands it to the coordinator's thread.
-  ReadCoordinator coordinator(
+// Rounds run one at a time (single flight): one thread of their own, whichever worker asked
+// (task_pool.h says why); where glibc's per-thread caches are off (the image, the unit), on
+// that worker, sparing two hand-overs per scrape.
+// A caller that may wait for a whole round (no scrape timeout shorter: Endpoints::Wait) runs
+// the round it starts; a scrape with a shorter deadline hands it to the coordinator's thread.
+ReadCoordinator SingleFlight(DatabaseReader& reader, TaskPool& rounds, const Config& config) {
+  return ReadCoordinator(
       [&reader, &rounds](RoundProgress& progress) {
         std::shared_ptr<const Snapshot> snapshot;
         rounds.Run([&] { snapshot = reader.ReadAll(progress); });
         return snapshot;
       },
       config.min_interval, config.timeout + std::chrono::seconds(1));
-  const bool auth_on = auth && auth->users() > 0;
-  Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr,
-                      discovery, caches_off ? 0 : -1);
-  endpoints.response_headers().Replace(std::move(headers));
-  endpoints.rate_limiter().Set(rate_limit);
-  HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
+}
+
+HttpServerOptions WebServerOptions(const Config& config, TlsContext* tls,
+                                   const std::vector<InheritedSocket>& inherited) {
   HttpServerOptions web;
   web.threads = config.web_max_connections;
   web.request_timeout = config.web_request_timeout;
   web.allowed_sources = config.web_allowed_sources;
-  web.tls = tls.get();
+  web.tls = tls;
   web.inherited = inherited;
-  const std::string addresses =
-      inherited.empty() ? Commas(config.listen_addresses, [](const auto& a) { return a.spec; })
-                        : Commas(inherited, [](const auto& s) { return s.address; });
-  if (auto failed = server.Start(config.listen_addresses, web)) {
-    Log(LogLevel::kError, "cannot start HTTP server",
-        {{"address", addresses}, {"error", failed->message}});
-    return 1;
-  }
+  return web;
+}
+
+// One line with what an operator checks first: where it listens, what it reads, how.
+void LogListening(const Config& config, const std::string& addresses, int port, bool systemd_socket,
+                  bool auth_on, bool tls_on, bool caches_off) {
   const std::string dbs = Commas(config.databases, [](const auto& d) { return d.name; });
   Log(LogLevel::kInfo, "listening",
       {{"address", addresses},
-       {"port", std::to_string(server.port())},
-       {"systemd_socket", inherited.empty() ? "off" : "on"},
+       {"port", std::to_string(port)},
+       {"systemd_socket", systemd_socket ? "on" : "off"},
        {"telemetry_path", config.telemetry_path},
        {"databases", dbs},
        {"timeout_ms", std::to_string(config.timeout.count())},
        {"min_interval_ms", std::to_string(config.min_interval.count())},
        {"server_facts_interval_ms", std::to_string(config.facts_interval.count())},
        {"basic_auth", auth_on ? "on" : "off"},
-       {"tls", tls ? "on" : "off"},
+       {"tls", tls_on ? "on" : "off"},
        {"thread_caches", caches_off ? "off" : "on"},
        {"version", kBuildVersion}});
+}
 
-  // SIGHUP re-reads the web config, as daemons under systemd (ExecReload) are expected to;
-  // SIGTERM and SIGINT stop.
+// SIGHUP re-reads the web config, as daemons under systemd (ExecReload) are expected to;
+// SIGTERM and SIGINT stop: the signal that did is returned.
+int ServeUntilStopped(const sigset_t& handled, Endpoints& endpoints) {
   int signal = 0;
   while (sigwait(&handled, &signal) == 0 && signal == SIGHUP) {
     if (!endpoints.ReloadWebConfig()) {
       Log(LogLevel::kInfo, "SIGHUP: no web config file to reload");
     }
   }
-  // The scrapes in flight finish first (mg_stop alone stopped their writes: empty replies), for
-  // at most a round's deadline and a margin, inside Kubernetes' default grace period.
-  const auto grace = config.timeout + std::chrono::seconds(2);
+  return signal;
+}
+
+// The scrapes in flight finish first (mg_stop alone stopped their writes: empty replies), for
+// at most a round's deadline and a margin, inside Kubernetes' default grace period.
+void Shutdown(HttpServer& server, std::chrono::milliseconds timeout, int signal) {
+  const auto grace = timeout + std::chrono::seconds(2);
   Log(LogLevel::kInfo, "shutting down",
       {{"signal", strsignal(signal)}, {"grace_ms", std::to_string(grace.count())}});
   const int unfinished = server.Drain(grace);
@@ -211,6 +213,52 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
     Log(LogLevel::kWarn, "requests still running at the end of the grace period",
         {{"count", std::to_string(unfinished)}});
   }
+}
+
+int Serve(Config config, const std::vector<std::string>& warnings) {
+  SetLogLevel(config.log_level);
+  SetLogFormat(config.log_format);
+  for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
+  // First, before any thread starts: it changes the environment.
+  auto taken = InheritedSockets(config.systemd_socket);
+  if (!taken) {
+    Log(LogLevel::kError, "cannot serve the sockets systemd passes (--web.systemd-socket)",
+        {{"error", taken.error()}});
+    return 1;
+  }
+  const std::vector<InheritedSocket> inherited = std::move(taken).value();
+  auto loaded = LoadWebSettings(config.web_config_file);
+  if (!loaded) {
+    Log(LogLevel::kError, "invalid web config", {{"error", loaded.error()}});
+    return 2;
+  }
+  WebSettings web = std::move(loaded).value();
+  const sigset_t handled = BlockHandledSignals();
+
+  const auto discovery = FindDatabases(config);
+  CallOptions options;
+  options.timeout = config.timeout;
+  options.max_reply_bytes = config.max_reply_bytes;
+  DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
+  const bool caches_off = ThreadCachesOff();
+  TaskPool rounds(caches_off ? 0 : 1);
+  ReadCoordinator coordinator = SingleFlight(reader, rounds, config);
+  const bool auth_on = web.auth && web.auth->users() > 0;
+  Endpoints endpoints(config, coordinator, std::move(web.auth), web.stamp, web.tls != nullptr,
+                      discovery, caches_off ? 0 : -1);
+  endpoints.response_headers().Replace(std::move(web.headers));
+  endpoints.rate_limiter().Set(web.rate_limit);
+  HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
+  const std::string addresses = ServedAddresses(config, inherited);
+  if (auto failed = server.Start(config.listen_addresses,
+                                 WebServerOptions(config, web.tls.get(), inherited))) {
+    Log(LogLevel::kError, "cannot start HTTP server",
+        {{"address", addresses}, {"error", failed->message}});
+    return 1;
+  }
+  LogListening(config, addresses, server.port(), !inherited.empty(), auth_on, web.tls != nullptr,
+               caches_off);
+  Shutdown(server, config.timeout, ServeUntilStopped(handled, endpoints));
   return 0;
 }
 

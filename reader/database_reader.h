@@ -43,7 +43,7 @@ inline constexpr std::size_t kDefaultMaxMembers = 256;
 // at --ovsdb.max-reply-size), shared equally by the databases, so that a hostile server behind
 // one cannot starve the others. Chosen so that a round in which every call is answered at the
 // default cap by a hostile server, for two databases, keeps the process under the shipped container
-// limit (deploy/, docs/hostile-input.md); a real round uses a few KiB of it.
+// limit (deploy/, docs/dev/hostile-input.md); a real round uses a few KiB of it.
 inline constexpr std::size_t kRoundBudgetBytes = 16u << 20;
 // How long a server that answered cluster/status but not `version` or one of its facts is
 // spared the call it left unanswered (session_fact.h).

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Abuse benchmark: every attack of docs/abuse.md (slow and busy-looking
+# Abuse benchmark: every attack of docs/dev/abuse.md (slow and busy-looking
 # clients, floods from one or many sources, password guessing, hostile replies, a bad web
 # config, SIGTERM under load) against the real binary and a real cluster, on loopback only,
 # every load bounded in connections and time (tests/bench/abuse_bench.py). Prints per attack
 # what a legitimate scraper saw and the exporter's memory and descriptors before and after,
-# then the table of docs/abuse.md; exits 1 when a target is missed.
+# then the table of docs/dev/abuse.md; exits 1 when a target is missed.
 #
 #   scripts/abuse-benchmark.sh [ATTACK...]     [BUILD_DIR=build] [EXPORTER_BIN=...]
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command, in two tiers (docs/testing.md: what each covers, how long it takes):
+# The test command, in two tiers (docs/dev/testing.md: what each covers, how long it takes):
 #
 #   scripts/test.sh          everything, as CI runs it
 #   scripts/test.sh quick    the edit loop: build; unit, golden and command-line tests; format;

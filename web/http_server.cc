@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "base/result.h"
 #include "base/strings.h"
 #include "web/cidr.h"
 #include "web/gzip.h"
@@ -104,6 +105,84 @@ int LoopbackListener(std::uint16_t port) {
   }
   closedir(dir);
   return found;
+}
+
+// What civetweb is told to listen on ("listening_ports") and how the addresses are said in
+// errors and logs.
+struct Listeners {
+  std::string ports;
+  std::string specs;
+};
+
+// Sockets systemd passed take the place of the addresses: civetweb listens on loopback ports
+// of its own, replaced by the passed sockets once it listens (HttpServer::AdoptInherited).
+// An IPv6 address in a build without IPv6 is refused here, naming the fix.
+Result<Listeners, SetupError> CivetwebListeners(const std::vector<ListenAddress>& addresses,
+                                                const std::vector<InheritedSocket>& inherited,
+                                                bool tls, bool has_ipv6) {
+  Listeners out;
+  for (const auto& socket : inherited) {
+    if (socket.ipv6 && !has_ipv6) {
+      return SetupError{"cannot serve the socket systemd passed, " + socket.address +
+                        ": this build's civetweb has no IPv6; give the .socket unit an IPv4 "
+                        "address (ListenStream=0.0.0.0:PORT)"};
+    }
+    out.ports += std::string(out.ports.empty() ? "" : ",") + "127.0.0.1:0" + (tls ? "s" : "");
+    out.specs += (out.specs.empty() ? "" : ", ") + socket.address;
+  }
+  for (const auto& address : inherited.empty() ? addresses : std::vector<ListenAddress>{}) {
+    if (address.ipv6 && !has_ipv6) {
+      return SetupError{"cannot listen on " + address.spec +
+                        ": this build's civetweb has no IPv6 (mg_check_feature(8) is 0; Debian "
+                        "12's libcivetweb lacks it); listen on an IPv4 address, or build with "
+                        "-DOVN_RAFT_CIVETWEB=source (the image does)"};
+    }
+    out.ports += (out.ports.empty() ? "" : ",") + address.CivetwebPorts() + (tls ? "s" : "");
+    out.specs += (out.specs.empty() ? "" : ", ") + address.spec;
+  }
+  return out;
+}
+
+// Accepted connections wait here for a worker, in order; a full queue would stall accept()
+// and leave new connections to SYN retries (seconds each). Every queued connection and
+// every worker holds a descriptor: the queue stays within the descriptor limit (raised to
+// its hard maximum first), or accept() fails with EMFILE and civetweb's accept loop spins.
+Result<long, SetupError> ConnectionQueueDepth(int threads) {
+  rlimit files{};
+  long queue_depth = std::max(1024, 4 * threads);
+  if (getrlimit(RLIMIT_NOFILE, &files) != 0) return queue_depth;
+  if (files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+    getrlimit(RLIMIT_NOFILE, &files);
+  }
+  const long spare = static_cast<long>(std::min<rlim_t>(files.rlim_cur, 1 << 20)) - threads -
+                     64;  // workers, ovsdb sockets, logs
+  if (spare < 16) {
+    return SetupError{"the descriptor limit (" + std::to_string(files.rlim_cur) +
+                      ") is too low for --web.max-connections=" + std::to_string(threads) +
+                      ": raise it or lower that"};
+  }
+  if (spare < queue_depth) {
+    Log(LogLevel::kWarn, "connection queue shortened to fit the descriptor limit",
+        {{"queue", std::to_string(spare)}, {"nofile", std::to_string(files.rlim_cur)}});
+    queue_depth = spare;
+  }
+  return queue_depth;
+}
+
+// civetweb refuses other sources in its accepting thread, before they take a worker.
+// Without IPv6 no IPv6 peer can connect, and civetweb would refuse an IPv6 entry. An IPv4
+// client of a dual-stack socket ([::]:PORT) arrives as ::ffff:a.b.c.d: each IPv4 entry also
+// admits that form. Empty: every source is allowed.
+std::string AccessControlList(const std::vector<std::string>& allowed_sources, bool has_ipv6) {
+  std::string acl;
+  for (const auto& cidr : allowed_sources) {
+    if (!IsIpv6Cidr(cidr) || has_ipv6) acl += ",+" + cidr;
+    if (!IsIpv6Cidr(cidr) && has_ipv6) acl += ",+" + Ipv4MappedCidr(cidr);
+  }
+  if (!allowed_sources.empty()) acl = "-0.0.0.0/0" + acl;
+  return acl;
 }
 
 }  // namespace
@@ -213,70 +292,20 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
   // Debian 12's libcivetweb is built without IPv6: say so, rather than civetweb's "invalid
   // port spec".
   const bool has_ipv6 = mg_check_feature(8) != 0;
-  std::string ports, specs;
   inherited_ = options.inherited;
-  for (const auto& socket : inherited_) {
-    if (socket.ipv6 && !has_ipv6) {
-      return SetupError{"cannot serve the socket systemd passed, " + socket.address +
-                        ": this build's civetweb has no IPv6; give the .socket unit an IPv4 "
-                        "address (ListenStream=0.0.0.0:PORT)"};
-    }
-    ports += std::string(ports.empty() ? "" : ",") + "127.0.0.1:0" + (tls_ ? "s" : "");
-    specs += (specs.empty() ? "" : ", ") + socket.address;
-  }
-  for (const auto& address : inherited_.empty() ? addresses : std::vector<ListenAddress>{}) {
-    if (address.ipv6 && !has_ipv6) {
-      return SetupError{"cannot listen on " + address.spec +
-                        ": this build's civetweb has no IPv6 (mg_check_feature(8) is 0; Debian "
-                        "12's libcivetweb lacks it); listen on an IPv4 address, or build with "
-                        "-DOVN_RAFT_CIVETWEB=source (the image does)"};
-    }
-    ports += (ports.empty() ? "" : ",") + address.CivetwebPorts() + (tls_ ? "s" : "");
-    specs += (specs.empty() ? "" : ", ") + address.spec;
-  }
+  auto listeners = CivetwebListeners(addresses, inherited_, tls_ != nullptr, has_ipv6);
+  if (!listeners) return listeners.error();
   if (tls_ != nullptr && mg_check_feature(2) == 0) {
     return SetupError{"this build's civetweb has no TLS (mg_check_feature(2) is 0)"};
   }
+  const auto queue_depth = ConnectionQueueDepth(options.threads);
+  if (!queue_depth) return queue_depth.error();
   const std::string thread_count = std::to_string(options.threads);
-  // Accepted connections wait here for a worker, in order; a full queue would stall accept()
-  // and leave new connections to SYN retries (seconds each). Every queued connection and
-  // every worker holds a descriptor: the queue stays within the descriptor limit (raised to
-  // its hard maximum first), or accept() fails with EMFILE and civetweb's accept loop spins.
-  rlimit files{};
-  long queue_depth = std::max(1024, 4 * options.threads);
-  if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
-    if (files.rlim_cur < files.rlim_max) {
-      files.rlim_cur = files.rlim_max;
-      setrlimit(RLIMIT_NOFILE, &files);
-      getrlimit(RLIMIT_NOFILE, &files);
-    }
-    const long spare = static_cast<long>(std::min<rlim_t>(files.rlim_cur, 1 << 20)) -
-                       options.threads - 64;  // workers, ovsdb sockets, logs
-    if (spare < 16) {
-      return SetupError{"the descriptor limit (" + std::to_string(files.rlim_cur) +
-                        ") is too low for --web.max-connections=" +
-                        std::to_string(options.threads) + ": raise it or lower that"};
-    }
-    if (spare < queue_depth) {
-      Log(LogLevel::kWarn, "connection queue shortened to fit the descriptor limit",
-          {{"queue", std::to_string(spare)}, {"nofile", std::to_string(files.rlim_cur)}});
-      queue_depth = spare;
-    }
-  }
-  const std::string queue = std::to_string(queue_depth);
+  const std::string queue = std::to_string(queue_depth.value());
   // The deadline to receive a request: a connection that sends nothing useful frees its
   // worker within it.
   const std::string timeout = std::to_string(options.request_timeout.count());
-  // civetweb refuses other sources in its accepting thread, before they take a worker.
-  // Without IPv6 no IPv6 peer can connect, and civetweb would refuse an IPv6 entry.
-  std::string acl;
-  // An IPv4 client of a dual-stack socket ([::]:PORT) arrives as ::ffff:a.b.c.d: each IPv4
-  // entry also admits that form.
-  for (const auto& cidr : options.allowed_sources) {
-    if (!IsIpv6Cidr(cidr) || has_ipv6) acl += ",+" + cidr;
-    if (!IsIpv6Cidr(cidr) && has_ipv6) acl += ",+" + Ipv4MappedCidr(cidr);
-  }
-  if (!options.allowed_sources.empty()) acl = "-0.0.0.0/0" + acl;
+  const std::string acl = AccessControlList(options.allowed_sources, has_ipv6);
   // One request per connection: civetweb gives a connection a worker for its whole life, so
   // as many idle keep-alive connections as workers would hold them all while real scrapes
   // waited. A scraper that would keep its connection (Prometheus does) pays a TCP handshake
@@ -284,23 +313,27 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
   // No linger_timeout_ms: 0 sets SO_LINGER {1, 0}, so every close the server started would
   // reset the connection and discard bytes not yet sent (pages cut short). Without it the
   // kernel finishes sending after close.
-  std::vector<const char*> civet_options{
-      "listening_ports",    ports.c_str(),   "num_threads",       thread_count.c_str(),
-      "request_timeout_ms", timeout.c_str(), "enable_keep_alive", "no",
-      "connection_queue",   queue.c_str()};
+  std::vector<const char*> civet_options{"listening_ports",    listeners.value().ports.c_str(),
+                                         "num_threads",        thread_count.c_str(),
+                                         "request_timeout_ms", timeout.c_str(),
+                                         "enable_keep_alive",  "no",
+                                         "connection_queue",   queue.c_str()};
   if (!acl.empty()) {
     civet_options.push_back("access_control_list");
     civet_options.push_back(acl.c_str());
   }
   civet_options.push_back(nullptr);
-  const char** options_array = civet_options.data();
+  return Launch(civet_options.data(), listeners.value().specs);
+}
+
+std::optional<SetupError> HttpServer::Launch(const char** civet_options, const std::string& specs) {
   mg_callbacks callbacks{};
   callbacks.begin_request = &HttpServer::OnRequest;
   callbacks.log_message = &OnLog;
   if (tls_ != nullptr) callbacks.init_ssl = &HttpServer::OnInitTls;
   callbacks.init_context = &HttpServer::OnInitContext;
   adopt_error_.reset();
-  ctx_ = mg_start(&callbacks, this, options_array);
+  ctx_ = mg_start(&callbacks, this, civet_options);
   if (!ctx_) return SetupError{"cannot listen on " + specs};
   if (adopt_error_) {
     Stop();

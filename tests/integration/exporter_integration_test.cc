@@ -1,6 +1,5 @@
 // The real exporter binary beside real ovsdb-server clusters, scraped over HTTP: every metric
 // must tell the truth about the cluster, also after members die or come back with new IDs.
-#include <crypt.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -17,13 +16,17 @@
 #include <thread>
 
 #include "raft_cluster.h"
+#include "support/bcrypt.h"
 #include "support/eventually.h"
 #include "support/exporter_process.h"
 #include "support/exposition.h"
+#include "support/fake_ovsdb_server.h"
 #include "support/fake_unix_server.h"
+#include "support/files.h"
 #include "support/fixtures.h"
 #include "support/shell.h"
 #include "support/silencing_proxy.h"
+#include "support/temp_dir.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft {
@@ -348,9 +351,8 @@ TEST(ExporterIntegrationTest, AHungDatabaseNeverFailsThePageWithinTheScrapersDea
 }
 
 TEST(ExporterIntegrationTest, StandaloneDatabaseIsNotClustered) {
-  char dir[] = "/tmp/ovn-raft-standalone.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string d = dir;
+  const testing::TempDir dir("ovn-raft-standalone");
+  const std::string d = dir.path();
   ASSERT_EQ(system(("ovsdb-tool create " + d +
                     "/nb.db /usr/share/ovn/ovn-nb.ovsschema && "
                     "ovsdb-server --detach --no-chdir --pidfile=" +
@@ -367,7 +369,7 @@ TEST(ExporterIntegrationTest, StandaloneDatabaseIsNotClustered) {
                       {{"db", "OVN_Northbound"}, {"reason", "not_clustered"}}),
               1);
   }
-  EXPECT_EQ(system(("kill $(cat " + d + "/nb.pid); rm -rf " + d).c_str()), 0);
+  EXPECT_EQ(system(("kill $(cat " + d + "/nb.pid)").c_str()), 0);
 }
 
 TEST(ExporterIntegrationTest, ServerRestartedBetweenScrapes) {
@@ -420,10 +422,8 @@ TEST(ExporterIntegrationTest, ServerFactsAreReusedWithinTheirIntervalButNotAcros
 // 50 scrapes at once must not become 50 cluster/status calls.
 TEST(ExporterIntegrationTest, ScrapeStormIsOneRoundPerMinimumInterval) {
   const std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
-  std::string escaped;
-  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
-  testing::FakeUnixServer fake([&](int fd, const std::string&) {
-    testing::FakeUnixServer::WriteAll(fd, R"({"id":0,"result":")" + escaped + R"(","error":null})");
+  testing::FakeUnixServer fake([&](int fd, const std::string& request) {
+    testing::FakeUnixServer::WriteAll(fd, testing::ReplyText(request, status));
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + fake.path(), "--ovsdb.min-interval=1s"});
   const int before = fake.requests("cluster/status");  // none: /healthz does not read
@@ -448,10 +448,9 @@ TEST(ExporterIntegrationTest, ScrapeStormIsOneRoundPerMinimumInterval) {
 }
 
 TEST(ExporterIntegrationTest, SingleFlightWithoutMinimumInterval) {
-  testing::FakeUnixServer slow([](int fd, const std::string&) {
+  testing::FakeUnixServer slow([](int fd, const std::string& request) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    testing::FakeUnixServer::WriteAll(fd,
-                                      R"({"id":0,"result":"abcd\nRole: leader\n","error":null})");
+    testing::FakeUnixServer::WriteAll(fd, testing::ReplyText(request, "abcd\nRole: leader\n"));
   });
   ExporterProcess e({"--ovsdb.database=Slow=" + slow.path(), "--ovsdb.min-interval=0"});
   std::vector<std::thread> clients;
@@ -462,10 +461,7 @@ TEST(ExporterIntegrationTest, SingleFlightWithoutMinimumInterval) {
 }
 
 TEST(ExporterIntegrationTest, BasicAuth) {
-  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  crypt_gensalt_rn("$2b$", 6, nullptr, 0, salt, sizeof(salt));
-  crypt_data data{};
-  const std::string hash = crypt_r("s3cret", salt, &data);
+  const std::string hash = testing::Bcrypt("s3cret", 6);
   const std::string path = "/tmp/ovn-raft-web-" + std::to_string(getpid()) + ".yml";
   std::ofstream(path) << "basic_auth_users:\n  prometheus: " << hash << "\n";
   ExporterProcess e({"--ovsdb.database=X=/nonexistent.ctl", "--web.config.file=" + path});
@@ -495,17 +491,11 @@ TEST(ExporterIntegrationTest, CleanShutdownAndFlagErrors) {
 // watched from the round it appears in (a database created after the exporter started).
 TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched) {
   const std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
-  std::string escaped;
-  for (char ch : status) escaped += ch == '\n' ? std::string("\\n") : std::string(1, ch);
   testing::FakeUnixServer fake([&](int fd, const std::string& request) {
-    const auto at = request.find("\"id\":");
-    const std::string id = request.substr(at + 5, request.find_first_of(",}", at + 5) - at - 5);
-    testing::FakeUnixServer::WriteAll(
-        fd, R"({"id":)" + id + R"(,"result":")" + escaped + R"(","error":null})");
+    testing::FakeUnixServer::WriteAll(fd, testing::ReplyText(request, status));
   });
-  char dir[] = "/tmp/ovn-raft-dbdir.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string run = std::string(dir) + "/run", db = std::string(dir) + "/db";
+  const testing::TempDir dir("ovn-raft-dbdir");
+  const std::string run = dir / "run", db = dir / "db";
   ASSERT_EQ(mkdir(run.c_str(), 0755), 0);
   ASSERT_EQ(mkdir(db.c_str(), 0755), 0);
   ASSERT_EQ(symlink(fake.path().c_str(), (run + "/ovnnb_db.ctl").c_str()), 0);
@@ -525,7 +515,6 @@ TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched
   const auto page = e.Get("/status").body;
   EXPECT_NE(page.find("\"files_tried\":[\"" + db + "\"]"), std::string::npos) << page;
   EXPECT_NE(page.find("\"path\":\"" + db + "/ovnnb_db.db\""), std::string::npos) << page;
-  std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
 // --ovsdb.database for NB alone, as kolla's example gives it: SB, where ovn-ctl puts its sockets,
@@ -533,9 +522,8 @@ TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched
 // that reads it.
 TEST(ExporterIntegrationTest, OneGivenDatabaseKeepsTheOtherDiscovered) {
   RaftCluster c(1);
-  char dir[] = "/tmp/ovn-raft-rundir.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string run = std::string(dir) + "/run", empty = std::string(dir) + "/empty";
+  const testing::TempDir dir("ovn-raft-rundir");
+  const std::string run = dir / "run", empty = dir / "empty";
   ASSERT_EQ(mkdir(run.c_str(), 0755), 0);
   ASSERT_EQ(mkdir(empty.c_str(), 0755), 0);
   ASSERT_EQ(symlink(c.Ctl(1, "sb").c_str(), (run + "/ovnsb_db.ctl").c_str()), 0);
@@ -556,10 +544,7 @@ TEST(ExporterIntegrationTest, OneGivenDatabaseKeepsTheOtherDiscovered) {
   EXPECT_EQ(one.Value("ovn_raft_up", Db("nb")), 1.0);
   EXPECT_FALSE(one.Value("ovn_raft_up", Db("sb")).has_value());
 
-  const auto log = [](const ExporterProcess& e) {
-    std::ifstream in(e.log_path());
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
+  const auto log = [](const ExporterProcess& e) { return testing::ReadFile(e.log_path()); };
   EXPECT_NE(log(found).find("msg=\"OVN database sockets found\" dir=" + run +
                             " databases=OVN_Southbound"),
             std::string::npos)
@@ -574,7 +559,6 @@ TEST(ExporterIntegrationTest, OneGivenDatabaseKeepsTheOtherDiscovered) {
             std::string::npos)
       << one_line;
   EXPECT_EQ(said.find("db=OVN_Northbound"), std::string::npos) << said;
-  std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
 }  // namespace

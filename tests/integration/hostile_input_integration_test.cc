@@ -26,6 +26,7 @@
 #include "support/exporter_process.h"
 #include "support/exposition.h"
 #include "support/fake_http_server.h"
+#include "support/fake_ovsdb_server.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
 #include "support/report_process.h"
@@ -38,39 +39,11 @@ namespace {
 using testing::ExporterProcess;
 using testing::FakeHttpServer;
 using testing::FakeUnixServer;
+using testing::ReplyError;
+using testing::ReplyJson;
+using testing::ReplyText;
 using testing::RunReport;
 
-// A unixctl reply carrying `text` as a JSON string (raw bytes kept, as a hostile server sends).
-std::string IdOf(const std::string& request) {
-  const auto at = request.find("\"id\":");
-  if (at == std::string::npos) return "0";
-  const auto end = request.find_first_of(",}", at + 5);
-  return request.substr(at + 5, end - at - 5);
-}
-std::string JsonText(const std::string& text) {
-  std::string escaped;
-  for (char ch : text) {
-    if (ch == '\n') {
-      escaped += "\\n";
-    } else if (ch == '"' || ch == '\\') {
-      escaped += '\\';
-      escaped += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char u[8];
-      std::snprintf(u, sizeof(u), "\\u%04x", ch);
-      escaped += u;
-    } else {
-      escaped += ch;
-    }
-  }
-  return escaped;
-}
-std::string Reply(const std::string& request, const std::string& result) {
-  return R"({"id":)" + IdOf(request) + R"(,"result":")" + JsonText(result) + R"(","error":null})";
-}
-std::string ErrorReply(const std::string& request, const std::string& error) {
-  return R"({"id":)" + IdOf(request) + R"(,"result":null,"error":")" + JsonText(error) + "\"}";
-}
 bool Asks(const std::string& request, const std::string& method) {
   return request.find("\"method\":\"" + method + "\"") != std::string::npos;
 }
@@ -116,13 +89,13 @@ std::vector<std::string> AdvisedCommands(const std::string& out) {
 FakeUnixServer::Handler Serving(const std::string& status) {
   return [status](int fd, const std::string& request) {
     if (Asks(request, "cluster/status")) {
-      FakeUnixServer::WriteAll(fd, Reply(request, status));
+      FakeUnixServer::WriteAll(fd, ReplyText(request, status));
     } else if (Asks(request, "version")) {
-      FakeUnixServer::WriteAll(fd, Reply(request, "ovsdb-server (Open vSwitch) 3.1.0\n"));
+      FakeUnixServer::WriteAll(fd, ReplyText(request, "ovsdb-server (Open vSwitch) 3.1.0\n"));
     } else if (Asks(request, "ovsdb-server/get-db-storage-status")) {
-      FakeUnixServer::WriteAll(fd, Reply(request, "status: ok\n"));
+      FakeUnixServer::WriteAll(fd, ReplyText(request, "status: ok\n"));
     } else {
-      FakeUnixServer::WriteAll(fd, Reply(request, "cells:1\n"));
+      FakeUnixServer::WriteAll(fd, ReplyText(request, "cells:1\n"));
     }
   };
 }
@@ -246,17 +219,16 @@ TEST(HostileInputIntegrationTest, StatusIsValidUtf8AndBoundedWhateverTheServerSe
   const std::string model = "standalone" + bad + std::string(40000, 'm');
   FakeUnixServer ovsdb([&](int fd, const std::string& request) {
     if (Asks(request, "cluster/status")) {
-      FakeUnixServer::WriteAll(fd, ErrorReply(request, "x" + euros));
+      FakeUnixServer::WriteAll(fd, ReplyError(request, "x" + euros));
     } else if (Asks(request, "ovsdb-server/get-db-storage-status")) {
-      FakeUnixServer::WriteAll(fd, Reply(request, "status: " + bad + "a" + euros + "\n"));
+      FakeUnixServer::WriteAll(fd, ReplyText(request, "status: " + bad + "a" + euros + "\n"));
     } else if (Asks(request, "transact")) {
       FakeUnixServer::WriteAll(
-          fd, R"({"id":)" + IdOf(request) +
-                  R"(,"error":null,"result":[{"rows":[{"name":"OVN_Northbound","model":")" + model +
-                  R"(","connected":true,"leader":true,"cid":["uuid","c)" + bad +
-                  R"("],"sid":["uuid","s)" + bad + R"("],"index":1}]}]})");
+          fd, ReplyJson(request, R"([{"rows":[{"name":"OVN_Northbound","model":")" + model +
+                                     R"(","connected":true,"leader":true,"cid":["uuid","c)" + bad +
+                                     R"("],"sid":["uuid","s)" + bad + R"("],"index":1}]}])"));
     } else {
-      FakeUnixServer::WriteAll(fd, Reply(request, "cells:1\n"));
+      FakeUnixServer::WriteAll(fd, ReplyText(request, "cells:1\n"));
     }
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + ovsdb.path() + "," + ovsdb.path(),
@@ -286,7 +258,7 @@ long PeakRssKib(pid_t pid) {
 
 // Every call of a round answered at the reply cap, for NB and SB: what does not fit in the
 // round's budget is refused and counted, and the process stays under the shipped container
-// limit (64 MiB). The figure is docs/hostile-input.md's.
+// limit (64 MiB). The figure is docs/dev/hostile-input.md's.
 TEST(HostileInputIntegrationTest, EveryCallOfARoundAtTheReplyCapStaysInTheBudget) {
   const std::size_t size = (8u << 20) - 4096;  // just under the default cap
   const auto big = std::make_shared<const std::string>(size - 100, 'a');
@@ -294,10 +266,8 @@ TEST(HostileInputIntegrationTest, EveryCallOfARoundAtTheReplyCapStaysInTheBudget
   // hostile server would have them (the fake itself serves one connection at a time).
   const auto hostile = [big](int fd, const std::string& request) {
     const std::string reply = Asks(request, "transact")
-                                  ? R"({"id":)" + IdOf(request) +
-                                        R"(,"error":null,"result":[{"rows":[{"name":")" + *big +
-                                        "\"}]}]}"
-                                  : Reply(request, *big);
+                                  ? ReplyJson(request, R"([{"rows":[{"name":")" + *big + "\"}]}]")
+                                  : ReplyText(request, *big);
     const int copy = dup(fd);
     std::thread([copy, reply] {
       FakeUnixServer::WriteAll(copy, reply);
@@ -339,12 +309,14 @@ TEST(HostileInputIntegrationTest, HostileRepliesNeitherCrashNorHideTheOthers) {
   testing::RaftCluster c(1);
   const std::string nested = std::string(100000, '[') + std::string(100000, ']');
   FakeUnixServer deep([&](int fd, const std::string& request) {
-    FakeUnixServer::WriteAll(fd, R"({"id":)" + IdOf(request) + R"(,"result":)" + nested + "}");
+    // Hand-written: only a result, no "error" member, as no real server replies.
+    FakeUnixServer::WriteAll(
+        fd, R"({"id":)" + testing::RequestId(request) + R"(,"result":)" + nested + "}");
   });
   std::string status = testing::Fixture("ovs-3.1.0/leader.txt");
   status.insert(status.find("Name: ") + 6, "\xFF\xFE");
   FakeUnixServer garbled([&](int fd, const std::string& request) {
-    FakeUnixServer::WriteAll(fd, Reply(request, status));
+    FakeUnixServer::WriteAll(fd, ReplyText(request, status));
   });
   ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb"),
                      "--ovsdb.database=Deep=" + deep.path(),

@@ -16,6 +16,7 @@
 #include "support/exporter_process.h"
 #include "support/prometheus_client.h"
 #include "support/shell.h"
+#include "support/temp_dir.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft {
@@ -31,9 +32,6 @@ using testing::Shell;
 class Certificates {
  public:
   Certificates() {
-    char dir[] = "/tmp/ovn-raft-tls.XXXXXX";
-    if (mkdtemp(dir) == nullptr) throw std::runtime_error("mkdtemp");
-    dir_ = dir;
     Sh("printf '[ca]\\ndefault_ca=d\\n[d]\\ndatabase=index.txt\\nnew_certs_dir=.\\nserial=serial\\n"
        "default_md=sha256\\npolicy=p\\n[p]\\ncommonName=supplied\\n' > ca.cnf && touch index.txt "
        "&& echo 01 > serial");
@@ -49,7 +47,6 @@ class Certificates {
        "-batch -config ca.cnf -cert ca.crt -keyfile ca.key -in expired.csr -out expired.crt "
        "-startdate 20200101000000Z -enddate 20200102000000Z -notext");
   }
-  ~Certificates() { Sh("cd / && rm -rf " + dir_); }
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
   // A new certificate and key for the server, swapped in the way a Secret volume updates.
   void Rotate(const std::string& common_name) {
@@ -89,7 +86,8 @@ class Certificates {
        " && openssl x509 -req -in " + name + ".csr -CA " + ca + ".crt -CAkey " + ca +
        ".key -CAcreateserial -days 2 -out " + name + ".crt " + ext);
   }
-  std::string dir_;
+  const testing::TempDir temp_{"ovn-raft-tls"};
+  const std::string dir_ = temp_.path();
   mutable int configs_ = 0;
 };
 

@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
@@ -21,9 +20,12 @@
 
 #include "support/eventually.h"
 #include "support/exporter_process.h"
+#include "support/fake_ovsdb_server.h"
 #include "support/fake_unix_server.h"
+#include "support/files.h"
 #include "support/fixtures.h"
 #include "support/shell.h"
+#include "support/temp_dir.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft {
@@ -32,19 +34,12 @@ namespace {
 using testing::ExporterProcess;
 using testing::FakeUnixServer;
 
+using testing::ReadFile;
 using testing::Shell;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 class TlsReloadTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char dir[] = "/tmp/ovn-raft-tlsreload.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
     int code = 0;
     const std::string out = Shell(
         "cd " + dir_ +
@@ -56,8 +51,6 @@ class TlsReloadTest : public ::testing::Test {
     ASSERT_EQ(code, 0) << out;
     WriteWebConfig("");
   }
-  void TearDown() override { Shell("rm -rf " + dir_); }
-
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
   // Written whole, then renamed over the old one (as a Secret update swaps it).
   void WriteWebConfig(const std::string& extra) const {
@@ -96,18 +89,14 @@ class TlsReloadTest : public ::testing::Test {
                  "/metrics");
   }
 
-  std::string dir_;
+  const testing::TempDir temp_{"ovn-raft-tlsreload"};
+  const std::string dir_ = temp_.path();
 };
 
 FakeUnixServer::Handler Leader() {
   return [](int fd, const std::string& request) {
-    const auto at = request.find("\"id\":");
-    const std::string id = request.substr(at + 5, request.find_first_of(",}", at + 5) - at - 5);
-    std::string status;
-    for (char c : testing::Fixture("ovs-3.1.0/leader.txt"))
-      status += c == '\n' ? std::string("\\n") : std::string(1, c);
     FakeUnixServer::WriteAll(fd,
-                             R"({"id":)" + id + R"(,"result":")" + status + R"(","error":null})");
+                             testing::ReplyText(request, testing::Fixture("ovs-3.1.0/leader.txt")));
   };
 }
 
@@ -161,7 +150,7 @@ TEST_F(TlsReloadTest, HostileFilesNeitherHangTlsNorReplaceTheLastGoodState) {
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - stop).count();
   std::printf("[ figures  ] SIGTERM with every file a FIFO: stopped in %.2f s\n", took);
-  const std::string log = ReadAll(e.log_path());
+  const std::string log = ReadFile(e.log_path());
   EXPECT_NE(log.find("is a FIFO, not a regular file"), std::string::npos) << log;
   EXPECT_NE(log.find("is larger than"), std::string::npos) << log;
   // The FIFO, the sparse file and the cipher list (refused by its size, or by its length).
@@ -218,7 +207,7 @@ TEST_F(TlsReloadTest, AChangedTlsServerConfigIsApplied) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
   EXPECT_NE(TlsScrape(port, "--tlsv1.2 --tls-max 1.2"), "200");
   EXPECT_EQ(TlsScrape(port, "--tlsv1.3"), "200");
-  const std::string log = ReadAll(e.log_path());
+  const std::string log = ReadFile(e.log_path());
   EXPECT_NE(log.find("TLS configuration reloaded"), std::string::npos) << log;
 }
 
@@ -227,9 +216,6 @@ TEST_F(TlsReloadTest, AChangedTlsServerConfigIsApplied) {
 class SessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char dir[] = "/tmp/ovn-raft-tlssession.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
     Sh("printf '[ca]\\ndefault_ca=d\\n[d]\\ndatabase=index.txt\\nnew_certs_dir=.\\nserial=serial\\n"
        "default_md=sha256\\npolicy=p\\ncopy_extensions=copy\\n[p]\\ncommonName=supplied\\n' > "
        "ca.cnf && touch index.txt && echo 01 > serial && echo 'unique_subject = no' > "
@@ -252,8 +238,6 @@ class SessionTest : public ::testing::Test {
                                       "RequireAndVerifyClientCert\n  client_ca_file: "
                                       "client-ca.crt\n";
   }
-  void TearDown() override { Shell("rm -rf " + dir_); }
-
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
   void Sh(const std::string& command) const {
     int code = 0;
@@ -312,7 +296,7 @@ class SessionTest : public ::testing::Test {
   static bool Reloaded(const ExporterProcess& e, int n) {
     return testing::Eventually(
         [&] {
-          const std::string log = ReadAll(e.log_path());
+          const std::string log = ReadFile(e.log_path());
           int count = 0;
           for (auto at = log.find("TLS certificate reloaded"); at != std::string::npos;
                at = log.find("TLS certificate reloaded", at + 1)) {
@@ -323,7 +307,8 @@ class SessionTest : public ::testing::Test {
         10);
   }
 
-  std::string dir_;
+  const testing::TempDir temp_{"ovn-raft-tlssession"};
+  const std::string dir_ = temp_.path();
 };
 
 const char* const kVersions[] = {"-tls1_2", "-tls1_3"};
@@ -348,7 +333,7 @@ TEST_F(SessionTest, SessionsDoNotOutliveASwappedClientCa) {
   EXPECT_TRUE(no_ticket.served) << no_ticket.out;
   EXPECT_NE(no_ticket.out.find("Session-ID: \n"), std::string::npos) << no_ticket.out;
   Sh("cp other-ca.crt client-ca.crt.new && mv client-ca.crt.new client-ca.crt");
-  ASSERT_TRUE(Reloaded(*e, 1)) << ReadAll(e->log_path());
+  ASSERT_TRUE(Reloaded(*e, 1)) << ReadFile(e->log_path());
   const std::string full = Curl(port, "client");
   EXPECT_EQ(full.find("HTTP=200"), std::string::npos) << full;
   for (const std::string version : kVersions) {

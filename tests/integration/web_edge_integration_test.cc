@@ -4,7 +4,6 @@
 // reloads on change, gzip. TLS session resumption and the dual-stack listener are in
 // tls_integration_test.cc; attacks (floods, slow clients, password guessing) are
 // scripts/abuse-benchmark.sh's, each once.
-#include <crypt.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -16,15 +15,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "raft_cluster.h"
+#include "support/bcrypt.h"
 #include "support/eventually.h"
 #include "support/exporter_process.h"
+#include "support/files.h"
 #include "support/shell.h"
+#include "support/temp_dir.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft {
@@ -33,7 +35,10 @@ namespace {
 using testing::ExporterProcess;
 using testing::RaftCluster;
 
+using testing::Bcrypt;
+using testing::ReadFile;
 using testing::Shell;
+using testing::TempDir;
 
 // The HTTP status curl saw ("000": none), from `source` (a 127.0.0.0/8 address) when given.
 std::string CurlCode(const std::string& url, const std::string& args = "") {
@@ -42,21 +47,8 @@ std::string CurlCode(const std::string& url, const std::string& args = "") {
   return out.size() >= 3 ? out.substr(out.size() - 3) : out;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string Bcrypt(const std::string& password) {
-  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  EXPECT_NE(crypt_gensalt_rn("$2b$", 5, nullptr, 0, salt, sizeof(salt)), nullptr);
-  crypt_data data{};
-  return crypt_r(password.c_str(), salt, &data);
-}
-
 void WriteUsers(const std::string& path, const std::string& password) {
-  std::ofstream(path + ".new") << "basic_auth_users:\n  prom: " << Bcrypt(password) << "\n";
-  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+  testing::WriteFile(path, "basic_auth_users:\n  prom: " + Bcrypt(password) + "\n");
 }
 
 std::string Database(const RaftCluster& c) {
@@ -77,9 +69,8 @@ TEST(WebEdgeIntegrationTest, AllowedSourcesWithHostBitsAdmitTheirNetwork) {
 
 TEST(WebEdgeIntegrationTest, SighupReloadsTheWebConfigAndKeepsServing) {
   RaftCluster c(1);
-  char dir[] = "/tmp/ovn-raft-sighup.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string config = std::string(dir) + "/web.yml";
+  const TempDir dir("ovn-raft-sighup");
+  const std::string config = dir / "web.yml";
   WriteUsers(config, "one");
   ExporterProcess e({Database(c), "--web.config.file=" + config});
   EXPECT_EQ(CurlCode(e.Url(), "-u prom:one"), "200");
@@ -93,7 +84,6 @@ TEST(WebEdgeIntegrationTest, SighupReloadsTheWebConfigAndKeepsServing) {
   EXPECT_EQ(CurlCode(e.Url(), "-u prom:two"), "200");
   EXPECT_EQ(CurlCode(e.Url(), "-u prom:one"), "401");
   EXPECT_EQ(e.Terminate(), 0);
-  std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
 // The binary started by `wrapper` (a shell prefix ending in the program), or a skip reason.
@@ -101,9 +91,8 @@ class SecureStartTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "needs root to set capabilities and setuid";
-    char dir[] = "/tmp/ovn-raft-secure.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
+    temp_ = std::make_unique<TempDir>("ovn-raft-secure");
+    dir_ = temp_->path();
     chmod(dir_.c_str(), 0755);
     binary_ = dir_ + "/ovn-raft-exporter";
     ASSERT_EQ(Shell("cp " + testing::ExporterBinary() + " " + binary_ + " && chmod 755 " + binary_),
@@ -114,7 +103,7 @@ class SecureStartTest : public ::testing::Test {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
     }
-    if (!dir_.empty()) std::system(("rm -rf " + dir_).c_str());
+    temp_.reset();  // once the process that ran from it is gone
   }
   // Starts `prefix binary args` and returns how long until /metrics answered 200 (-1: not
   // within 5 s).
@@ -145,6 +134,7 @@ class SecureStartTest : public ::testing::Test {
     EXPECT_LT(seconds, 1.0) << how;
     EXPECT_EQ(ReadFile(log_).find("level=error"), std::string::npos) << ReadFile(log_);
   }
+  std::unique_ptr<TempDir> temp_;
   std::string dir_, binary_, log_;
   pid_t pid_ = -1;
 };
@@ -205,9 +195,8 @@ TEST(WebEdgeIntegrationTest, GzipWhenAsked) {
 // broken file keeps the last good users.
 TEST(WebEdgeIntegrationTest, WebConfigReloadsOnChangeAndKeepsTheLastGoodOne) {
   RaftCluster c(1);
-  char dir[] = "/tmp/ovn-raft-reload.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string web = std::string(dir) + "/web.yml";
+  const TempDir dir("ovn-raft-reload");
+  const std::string web = dir / "web.yml";
   WriteUsers(web, "first");
   ExporterProcess e({Database(c), "--web.config.file=" + web});
   EXPECT_EQ(CurlCode(e.Url(), "-u prom:first"), "200");
@@ -223,16 +212,14 @@ TEST(WebEdgeIntegrationTest, WebConfigReloadsOnChangeAndKeepsTheLastGoodOne) {
   EXPECT_NE(log.find("web config reload failed, keeping the last good one"), std::string::npos)
       << log;
   EXPECT_NE(log.find("htpasswd -nBC 12 prom"), std::string::npos) << log;
-  std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
 // exporter-toolkit's rate_limit: one bucket for every request, full at start; past it 429 with
 // Retry-After, a token back per interval; /healthz (the liveness probe) is not counted.
 TEST(WebEdgeIntegrationTest, RateLimitAnswers429PastTheBurst) {
   RaftCluster c(1);
-  char dir[] = "/tmp/ovn-raft-rate.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string web = std::string(dir) + "/web.yml";
+  const TempDir dir("ovn-raft-rate");
+  const std::string web = dir / "web.yml";
   std::ofstream(web) << "rate_limit:\n  interval: 3s\n  burst: 3\n";
   ExporterProcess e({Database(c), "--web.config.file=" + web});
   std::string urls;
@@ -249,7 +236,6 @@ TEST(WebEdgeIntegrationTest, RateLimitAnswers429PastTheBurst) {
             std::string::npos)
       << page;
   EXPECT_EQ(CurlCode(e.Url()), "429");
-  std::system(("rm -rf " + std::string(dir)).c_str());
 }
 
 // The daemon never runs itself again to change its environment (glibc drops such settings for

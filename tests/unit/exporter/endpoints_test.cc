@@ -1,6 +1,5 @@
 #include "exporter/endpoints.h"
 
-#include <crypt.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
@@ -8,6 +7,7 @@
 #include <thread>
 
 #include "parsers/cluster_status_parser.h"
+#include "support/bcrypt.h"
 #include "support/exposition.h"
 #include "support/fixtures.h"
 
@@ -70,10 +70,7 @@ TEST(EndpointsTest, MetricsStatusReadyLanding) {
 
 TEST(EndpointsTest, BasicAuthGuardsAllButHealthz) {
   Fixture f;
-  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  crypt_gensalt_rn("$2b$", 4, nullptr, 0, salt, sizeof(salt));
-  crypt_data data{};
-  const std::string hash = crypt_r("pw", salt, &data);
+  const std::string hash = testing::Bcrypt("pw", 4);
   Endpoints e(f.config, f.coordinator,
               std::make_unique<BasicAuth>(std::map<std::string, std::string>{{"u", hash}}));
   const auto denied = e.Handle({"GET", "/metrics", "", "", "", ""});

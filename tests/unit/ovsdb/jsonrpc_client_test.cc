@@ -17,13 +17,17 @@
 #include <thread>
 
 #include "ovsdb/reply_budget.h"
+#include "support/fake_ovsdb_server.h"
 #include "support/fake_unix_server.h"
 #include "support/ovsdb_calls.h"
+#include "support/temp_dir.h"
 
 namespace ovn_raft {
 namespace {
 
 using testing::FakeUnixServer;
+using testing::ReplyError;
+using testing::ReplyText;
 using Clock = std::chrono::steady_clock;
 
 CallOptions Timeout(int ms) {
@@ -46,14 +50,10 @@ int BindUnixSocket(const std::string& path, bool listen_too) {
   return fd;
 }
 
-std::string Reply(const std::string& result) {
-  return R"({"id":0,"result":")" + result + R"(","error":null})";
-}
-
 TEST(JsonRpcClientTest, ReadsAReply) {
   FakeUnixServer server([](int fd, const std::string& request) {
     EXPECT_EQ(request, R"({"method":"cluster/status","params":["DB"],"id":0})");
-    FakeUnixServer::WriteAll(fd, Reply("hello"));
+    FakeUnixServer::WriteAll(fd, ReplyText(request, "hello"));
   });
   const auto r = UnixctlCall(server.path(), "cluster/status", {"DB"}, Timeout(2000));
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -97,8 +97,8 @@ TEST(JsonRpcClientTest, BalancedButInvalidJson) {
 }
 
 TEST(JsonRpcClientTest, OneBytePieces) {
-  FakeUnixServer server([](int fd, const std::string&) {
-    for (char c : Reply("slow but whole")) {
+  FakeUnixServer server([](int fd, const std::string& request) {
+    for (char c : ReplyText(request, "slow but whole")) {
       FakeUnixServer::WriteAll(fd, std::string(1, c));
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
@@ -110,16 +110,17 @@ TEST(JsonRpcClientTest, OneBytePieces) {
 
 TEST(JsonRpcClientTest, LargeReplyWithinBoundIsRead) {
   const std::string big(3u << 20, 'x');
-  FakeUnixServer server(
-      [&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, Reply(big)); });
+  FakeUnixServer server([&](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, ReplyText(request, big));
+  });
   const auto r = UnixctlCall(server.path(), "x", {}, Timeout(5000));
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r.value().size(), big.size());
 }
 
 TEST(JsonRpcClientTest, TwentyMebibyteReplyIsRefused) {
-  FakeUnixServer server([](int fd, const std::string&) {
-    FakeUnixServer::WriteAll(fd, Reply(std::string(20u << 20, 'x')));
+  FakeUnixServer server([](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, ReplyText(request, std::string(20u << 20, 'x')));
   });
   const auto start = Clock::now();
   const auto r = UnixctlCall(server.path(), "x", {}, Timeout(5000));
@@ -133,8 +134,9 @@ TEST(JsonRpcClientTest, TwentyMebibyteReplyIsRefused) {
 TEST(JsonRpcClientTest, TheBudgetCountsWhatIsHeldNotWhatWasDropped) {
   std::string notes;
   while (notes.size() < (2u << 20)) notes += R"({"id":null,"method":"n","params":[]})";
-  FakeUnixServer chatty(
-      [&](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, notes + Reply("ok")); });
+  FakeUnixServer chatty([&](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, notes + ReplyText(request, "ok"));
+  });
   ReplyBudget budget(1u << 20);
   CallOptions o = Timeout(5000);
   o.budget = &budget;
@@ -142,8 +144,8 @@ TEST(JsonRpcClientTest, TheBudgetCountsWhatIsHeldNotWhatWasDropped) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(budget.refusals(), 0u);
 
-  FakeUnixServer big([](int fd, const std::string&) {
-    FakeUnixServer::WriteAll(fd, Reply(std::string(2u << 20, 'x')));
+  FakeUnixServer big([](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, ReplyText(request, std::string(2u << 20, 'x')));
   });
   ReplyBudget small(1u << 20);
   o.budget = &small;
@@ -162,10 +164,10 @@ TEST(JsonRpcClientTest, ClosedMidReply) {
 }
 
 TEST(JsonRpcClientTest, SkipsServerRequestsAndOtherIds) {
-  FakeUnixServer server([](int fd, const std::string&) {
+  FakeUnixServer server([](int fd, const std::string& request) {
     FakeUnixServer::WriteAll(fd, R"({"id":"echo","method":"echo","params":[]} )"
                                  R"({"id":9,"result":"not ours","error":null})" +
-                                     Reply("ours"));
+                                     ReplyText(request, "ours"));
   });
   const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -207,8 +209,8 @@ TEST(JsonRpcClientTest, DeeplyNestedRepliesDoNotExhaustAWorkerStack) {
 }
 
 TEST(JsonRpcClientTest, ErrorReplyIsRpcError) {
-  FakeUnixServer server([](int fd, const std::string&) {
-    FakeUnixServer::WriteAll(fd, R"({"id":0,"result":null,"error":"unknown command"})");
+  FakeUnixServer server([](int fd, const std::string& request) {
+    FakeUnixServer::WriteAll(fd, ReplyError(request, "unknown command"));
   });
   const auto r = UnixctlCall(server.path(), "x", {}, Timeout(1000));
   EXPECT_EQ(r.error().code, ErrorCode::kRpcError);
@@ -222,21 +224,17 @@ TEST(JsonRpcClientTest, MissingSocket) {
 }
 
 TEST(JsonRpcClientTest, NobodyListening) {
-  char dir[] = "/tmp/ovn-raft-dead.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string path = std::string(dir) + "/dead.ctl";
+  const testing::TempDir dir("ovn-raft-dead");
+  const std::string path = dir / "dead.ctl";
   close(BindUnixSocket(
       path, false));  // the file stays, nobody listens: what a crashed server leaves behind
   EXPECT_EQ(UnixctlCall(path, "x", {}, Timeout(1000)).error().code, ErrorCode::kConnectFailed);
-  unlink(path.c_str());
-  rmdir(dir);
 }
 
 TEST(JsonRpcClientTest, PermissionDenied) {
-  char dir[] = "/tmp/ovn-raft-perm.XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  chmod(dir, 0755);
-  const std::string path = std::string(dir) + "/locked.ctl";
+  const testing::TempDir dir("ovn-raft-perm");
+  chmod(dir.path().c_str(), 0755);
+  const std::string path = dir / "locked.ctl";
   const int fd = BindUnixSocket(path, true);
   chmod(path.c_str(), 0600);
   // Root ignores file modes, so the call runs in a child that has dropped to "nobody".
@@ -249,8 +247,6 @@ TEST(JsonRpcClientTest, PermissionDenied) {
   int status = 0;
   waitpid(child, &status, 0);
   close(fd);
-  unlink(path.c_str());
-  rmdir(dir);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
 }
@@ -270,9 +266,7 @@ TEST(JsonRpcConnectionTest, KeptConnectionIsReusedAndReopenedAfterServerClose) {
   // The fake closes after every reply, as a restarted server would: the kept connection is
   // found closed on the next call, which must reconnect and still succeed.
   FakeUnixServer server([](int fd, const std::string& request) {
-    const auto id = request.substr(request.find("\"id\":") + 5);
-    FakeUnixServer::WriteAll(
-        fd, R"({"id":)" + id.substr(0, id.size() - 1) + R"(,"result":"ok","error":null})");
+    FakeUnixServer::WriteAll(fd, ReplyText(request, "ok"));
   });
   JsonRpcConnection connection(server.path());
   for (int i = 0; i < 3; ++i) {
@@ -292,9 +286,7 @@ TEST(JsonRpcConnectionTest, SessionsCountOnlyConnectsAfterTheServerWentAway) {
   std::atomic<int> seen{0};
   FakeUnixServer server([&](int fd, const std::string& request) {
     if (seen++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(400));  // too slow
-    const auto id = request.substr(request.find("\"id\":") + 5);
-    FakeUnixServer::WriteAll(
-        fd, R"({"id":)" + id.substr(0, id.size() - 1) + R"(,"result":"ok","error":null})");
+    FakeUnixServer::WriteAll(fd, ReplyText(request, "ok"));
   });
   JsonRpcConnection connection(server.path());
   const auto call = [&](int timeout_ms) {
@@ -315,9 +307,9 @@ TEST(JsonRpcConnectionTest, SessionsCountOnlyConnectsAfterTheServerWentAway) {
 }
 
 TEST(JsonRpcConnectionTest, CallsOnDifferentSocketsRunInParallel) {
-  auto slow = [](int fd, const std::string&) {
+  auto slow = [](int fd, const std::string& request) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    FakeUnixServer::WriteAll(fd, Reply("late"));
+    FakeUnixServer::WriteAll(fd, ReplyText(request, "late"));
   };
   FakeUnixServer a(slow), b(slow);
   FakeUnixServer hung([&hung](int, const std::string&) { hung.Hang(); });

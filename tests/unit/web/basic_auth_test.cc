@@ -1,6 +1,5 @@
 #include "web/basic_auth.h"
 
-#include <crypt.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,18 +11,14 @@
 #include <thread>
 #include <vector>
 
+#include "support/bcrypt.h"
 #include "web/keyed_hash.h"
 #include "web/web_config.h"
 
 namespace ovn_raft {
 namespace {
 
-std::string Bcrypt(const std::string& password, unsigned long cost = 5) {
-  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  EXPECT_NE(crypt_gensalt_rn("$2b$", cost, nullptr, 0, salt, sizeof(salt)), nullptr);
-  crypt_data data{};
-  return crypt_r(password.c_str(), salt, &data);
-}
+using testing::Bcrypt;
 
 std::string Header(const std::string& user_pass) {
   static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -3,11 +3,13 @@
 #include "web/tls_context.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <string>
+
+#include "support/temp_dir.h"
 
 namespace ovn_raft {
 namespace {
@@ -16,9 +18,8 @@ class TlsContextTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!TlsContext::Available()) GTEST_SKIP() << "built with the system's civetweb: no TLS";
-    char dir[] = "/tmp/ovn-raft-tlsctx.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
+    temp_ = std::make_unique<testing::TempDir>("ovn-raft-tlsctx");
+    dir_ = temp_->path();
     for (const char* name : {"a", "b"}) {
       ASSERT_EQ(std::system(("cd " + dir_ +
                              " && openssl req -x509 -newkey ec -pkeyopt "
@@ -29,17 +30,13 @@ class TlsContextTest : public ::testing::Test {
                 0);
     }
   }
-  void TearDown() override {
-    if (!dir_.empty()) {
-      EXPECT_EQ(std::system(("rm -rf " + dir_).c_str()), 0);
-    }
-  }
   TlsServerConfig Config(const std::string& cert, const std::string& key) const {
     TlsServerConfig c;
     c.cert_file = dir_ + "/" + cert;
     c.key_file = dir_ + "/" + key;
     return c;
   }
+  std::unique_ptr<testing::TempDir> temp_;  // none where the test is skipped
   std::string dir_;
 };
 
