@@ -2,8 +2,8 @@
 
 // One declaration per flag: its spelling, old spellings, default, help and how it sets a value on
 // a program's settings T. --help, the environment variables, the defaults, parsing and the
-// README's flag table (tests/unit/cli/readme_flags_test.cc) all come from the one table, so a
-// flag cannot be declared and then ignored, and a default cannot be said in two places.
+// README's flag tables (checked by tests/support/readme_flags.h) all come from the one table, so
+// a flag cannot be declared and then ignored, and a default cannot be said in two places.
 
 #include <functional>
 #include <optional>

@@ -79,7 +79,7 @@ class DatabaseReader {
     JsonRpcConnection ctl;          // cluster/status; its sessions are the server's runs
     JsonRpcConnection memory_ctl;   // memory/show
     JsonRpcConnection storage_ctl;  // ovsdb-server/get-db-storage-status
-    // `version`, once per session: made only then (a connection holds a 64 KiB receive buffer).
+    // `version`, once per session: made only then (a connection holds a whole receive buffer).
     std::unique_ptr<JsonRpcConnection> version_ctl;
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
     bool was_member = false;                  // this process has read it as a cluster member

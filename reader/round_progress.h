@@ -20,7 +20,7 @@ class RoundProgress {
   // The round's start and its databases, in order, before any of them is read.
   void Begin(std::chrono::system_clock::time_point taken_at,
              const std::vector<DatabaseTarget>& targets);
-  // Database `index`'s reading, final (taken by reference: a reading is 2 KiB, and a copy on
+  // Database `index`'s reading, final (taken by reference: a reading is large, and a copy on
   // the stack of the thread that reads would deepen it).
   void Finish(std::size_t index, DatabaseReading&& reading);
   // The whole round, at its end (every database finished); Partial returns it from then on.

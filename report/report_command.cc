@@ -81,8 +81,8 @@ std::string CtlPath(const std::string& db, const std::vector<MemberReport>& memb
 
 // Prints the analysis of one cluster, whose reporters are among `members` (trusted reports);
 // `majority_cluster`: whether it is the cluster most URLs read.
-void PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c,
-                    const std::vector<MemberReport>& members, bool majority_cluster) {
+// The cluster's shape: who reports, whether their views agree, who leads, who is alive.
+void PrintSummary(const ClusterConsensus& c) {
   std::printf("  cluster %s: %zu reporting; views %s; majority view: %s\n", c.cluster_id.c_str(),
               c.reporters.size(), c.all_agree ? "all agree" : "DISAGREE",
               c.has_majority ? ("yes (" + Join(c.majority_reporters) + ")").c_str() : "NONE");
@@ -94,6 +94,10 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
       c.expected_members ? (" (expected " + std::to_string(*c.expected_members) + ")").c_str() : "",
       c.leader_claims, Join(c.leader_ids).c_str());
   std::printf("    alive (a living member vouches for them): %s\n", Join(c.alive).c_str());
+}
+
+// The quorum verdict, naming the members that are not alive when the cluster is not healthy.
+void PrintVerdict(const ClusterConsensus& c) {
   const QuorumVerdict verdict = VerdictOf(c);
   std::string not_alive;
   if (verdict != QuorumVerdict::kHealthy) {
@@ -111,6 +115,11 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
                      (c.failure_tolerance() == 1 ? "" : "s"))
                         .c_str(),
               not_alive.c_str());
+}
+
+// Members that answer but need attention, members that do not report, members the leader
+// does not hear.
+void PrintMemberTroubles(const ClusterConsensus& c, const std::vector<MemberReport>& members) {
   for (const auto& a : MembersNeedingAttention(c, members)) {
     std::string states;
     for (const auto& st : a.states) states += (states.empty() ? "" : ", ") + st;
@@ -132,6 +141,11 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
         "%d minutes after, restart it (see the runbook, OVNRaftMemberUnheard)\n",
         id.c_str(), static_cast<double>(ago) / 1000.0, id.c_str(), kUnheardRestartMinutes);
   }
+}
+
+// Where members are: hosts claimed twice, members seen at two addresses, unexpected and
+// missing hosts.
+void PrintPlacement(const ClusterConsensus& c) {
   for (const auto& [host, ids] : c.host_conflicts) {
     std::printf("    host %s claimed by %s\n", host.c_str(), Join(ids).c_str());
   }
@@ -145,6 +159,9 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
   for (const auto& host : c.missing_hosts) {
     std::printf("    expected host %s: no member there in any view\n", host.c_str());
   }
+}
+
+void PrintViewDifferences(const ClusterConsensus& c) {
   for (const auto& [reporter, d] : c.differences) {
     if (d.empty()) continue;
     std::printf("    %s's view differs from the majority:", reporter.c_str());
@@ -156,6 +173,12 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
     }
     std::printf("\n");
   }
+}
+
+// The stale suspects and, for each, either the one command that removes it or why none is
+// advised.
+void PrintSuspects(const std::string& db, const std::string& ctl, const ClusterConsensus& c,
+                   const std::vector<MemberReport>& members, bool majority_cluster) {
   if (!c.ranked_suspects.empty()) {
     std::printf("    stale suspects, most suspect first:");
     for (const auto& id : c.ranked_suspects) {
@@ -189,6 +212,16 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
           id.c_str(), kick.error().c_str());
     }
   }
+}
+
+void PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c,
+                    const std::vector<MemberReport>& members, bool majority_cluster) {
+  PrintSummary(c);
+  PrintVerdict(c);
+  PrintMemberTroubles(c, members);
+  PrintPlacement(c);
+  PrintViewDifferences(c);
+  PrintSuspects(db, ctl, c, members, majority_cluster);
 }
 
 const char kEnvPrefix[] = "OVN_RAFT_REPORT_";

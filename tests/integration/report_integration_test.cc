@@ -136,8 +136,8 @@ TEST(ReportIntegrationTest, OneLyingUrlUnderAnotherClusterAdvisesNoKick) {
   EXPECT_EQ(r.out.find("needs attention"), std::string::npos);
 }
 
-// One URL listing 16 members of NB (the honest cluster's ID, a view of their own): before, 16
-// reporters outvoted the 3 real ones. Now it is one untrusted URL and counts for nothing.
+// One URL listing 16 members of NB (the honest cluster's ID, a view of their own) is one
+// untrusted URL and counts for nothing: its 16 members cannot outvote the 3 real ones.
 TEST(ReportIntegrationTest, AUrlListingSixteenMembersIsOneUntrustedUrl) {
   if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
   ThreeMembers t;

@@ -167,7 +167,7 @@ TEST(RaftMetricsTest, JoiningHasNoQuorum) {
   s.databases.push_back(FromFixture("J", "ovs-3.1.0/joining.txt"));
   const auto m = Render(s);
   EXPECT_EQ(m.Value("ovn_raft_members", {{"db", "J"}}), 0);
-  EXPECT_FALSE(m.Value("ovn_raft_quorum_size").has_value());  // was 0: no view, no quorum
+  EXPECT_FALSE(m.Value("ovn_raft_quorum_size").has_value());  // no view, no quorum (absent, not 0)
   EXPECT_EQ(m.Value("ovn_raft_unidentified_connections", {{"db", "J"}, {"direction", "outbound"}}),
             2);
 }

@@ -13,7 +13,6 @@
 
 #include "support/bcrypt.h"
 #include "web/keyed_hash.h"
-#include "web/web_config.h"
 
 namespace ovn_raft {
 namespace {
@@ -273,84 +272,6 @@ TEST(BasicAuthTest, TheSchemeIsCaseInsensitive) {
   }
   EXPECT_EQ(auth.Check("Bearer cHJvbTpzZWNyZXQ="), AuthResult::kDenied);
   EXPECT_EQ(auth.Check("Basi"), AuthResult::kDenied);
-}
-
-TEST(WebConfigTest, ParsesUsers) {
-  const auto c = ParseWebConfig(
-      "# comment\nbasic_auth_users:\n  prom: "
-      "$2y$10$MEEV9maf28w2vOV3tgyO5ehSZdbDk0gRLikQNI2e0NG6DQ3XX7JT6\n"
-      "  \"ops\": '$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG'\n");
-  ASSERT_TRUE(c.ok()) << c.error().message;
-  EXPECT_EQ(c.value().basic_auth_users.size(), 2u);
-  EXPECT_EQ(c.value().basic_auth_users.at("ops"),
-            "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG");
-}
-
-// Fail closed. Each of these, accepted at start, would then refuse everyone (or, for a
-// duplicate, silently keep the last; for cost 31, pin every check slot for hours).
-TEST(WebConfigTest, RefusesHashesItCouldNotCheckAndDuplicateUsers) {
-  const std::string good = "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG";
-  const std::pair<std::string, std::string> cases[] = {
-      {"$2", "is not a bcrypt hash"},
-      {good.substr(0, 40), "is not a bcrypt hash"},
-      {"$2b$99$" + good.substr(7), "cost 99, outside 4 to 12"},
-      {"$2b$31$" + good.substr(7), "cost 31, outside 4 to 12"},
-      {"$2b$13$" + good.substr(7), "hash the password again with: htpasswd -nBC 12 prom"},
-      {"$2b$16$" + good.substr(7), "cost 16, outside 4 to 12"},
-      {"$2b$03$" + good.substr(7), "cost 03, outside 4 to 12"},
-      {"$2z$05$" + good.substr(7), "is not a bcrypt hash"},
-      {good.substr(0, 59) + "!", "'!' is not bcrypt base64"},
-  };
-  for (const auto& [hash, why] : cases) {
-    const auto c = ParseWebConfig("basic_auth_users:\n  prom: '" + hash + "'\n");
-    ASSERT_FALSE(c.ok()) << hash;
-    EXPECT_NE(c.error().message.find(why), std::string::npos) << hash << ": " << c.error().message;
-  }
-  const auto twice =
-      ParseWebConfig("basic_auth_users:\n  prom: " + good + "\n  prom: " + good + "\n");
-  ASSERT_FALSE(twice.ok());
-  EXPECT_NE(twice.error().message.find("user prom is listed twice"), std::string::npos);
-}
-
-// exporter-toolkit's rate_limit: a Go duration and a count; what would refuse every request, or
-// read a bare number as nanoseconds, is refused with the reason.
-TEST(WebConfigTest, RateLimit) {
-  const auto c = ParseWebConfig("rate_limit:\n  interval: \"1m30s\"\n  burst: 10\n");
-  ASSERT_TRUE(c.ok()) << c.error().message;
-  EXPECT_EQ(c.value().rate_limit.interval, std::chrono::seconds(90));
-  EXPECT_EQ(c.value().rate_limit.burst, 10);
-  EXPECT_TRUE(c.value().basic_auth_users.empty());
-  const auto off = ParseWebConfig("rate_limit:\n  interval: 0\n  burst: 0\n");
-  ASSERT_TRUE(off.ok()) << off.error().message;
-  EXPECT_EQ(off.value().rate_limit.interval.count(), 0);
-  EXPECT_EQ(ParseWebConfig("").value().rate_limit, RateLimit{});
-  const std::pair<std::string, std::string> cases[] = {
-      {"  interval: 1s\n", "burst is 0 with an interval"},
-      {"  interval: 1\n  burst: 1\n", "is not a duration"},
-      {"  interval: -1s\n  burst: 1\n", "is not a duration"},
-      {"  interval: soon\n  burst: 1\n", "is not a duration"},
-      {"  interval: 1s\n  burst: -1\n", "burst must be a number"},
-      {"  period: 1s\n", "rate_limit.period is not one of interval, burst"},
-  };
-  for (const auto& [body, why] : cases) {
-    const auto bad = ParseWebConfig("rate_limit:\n" + body);
-    ASSERT_FALSE(bad.ok()) << body;
-    EXPECT_NE(bad.error().message.find(why), std::string::npos)
-        << body << ": " << bad.error().message;
-  }
-}
-
-TEST(WebConfigTest, RefusesADirectory) {
-  // A Kubernetes Secret mounted without subPath: a directory, which reads as empty.
-  const auto dir = LoadWebConfig("/tmp");
-  ASSERT_FALSE(dir.ok());
-  EXPECT_NE(dir.error().message.find("is a directory"), std::string::npos) << dir.error().message;
-}
-
-TEST(WebConfigTest, RefusesPlainPasswordsAndUnknownSettings) {
-  EXPECT_FALSE(ParseWebConfig("basic_auth_users:\n  prom: hunter2\n").ok());
-  EXPECT_FALSE(ParseWebConfig("mystery: 1\n").ok());
-  EXPECT_FALSE(LoadWebConfig("/nonexistent/web.yml").ok());
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
-// The web config's tls_server_config: what exporter-toolkit users write is honoured or refused
-// with the reason, never ignored.
+// The web config: what exporter-toolkit users write (TLS, users, rate limit, headers) is
+// honoured or refused with the reason, never ignored.
 #include "web/web_config.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "web/tls_names.h"
@@ -17,7 +19,7 @@ std::string ErrorOf(const std::string& text) {
   return r.ok() ? "" : r.error().message;
 }
 
-TEST(TlsConfigTest, EveryFieldOfExporterToolkitThatCanBeHonoured) {
+TEST(WebConfigTest, EveryFieldOfExporterToolkitThatCanBeHonoured) {
   const auto r = ParseWebConfig(
       "tls_server_config:\n"
       "  cert_file: /tls/tls.crt\n"
@@ -57,7 +59,7 @@ TEST(TlsConfigTest, EveryFieldOfExporterToolkitThatCanBeHonoured) {
   EXPECT_EQ(*TlsVersionNumber("TLS12"), 0x0303);
 }
 
-TEST(TlsConfigTest, WhatCannotBeHonouredIsRefusedWithTheReason) {
+TEST(WebConfigTest, WhatCannotBeHonouredIsRefusedWithTheReason) {
   const std::string base = "tls_server_config:\n  cert_file: c\n  key_file: k\n";
   EXPECT_NE(ErrorOf("tls_server_config:\n  cert_file: c\n").find("needs cert_file and key_file"),
             std::string::npos);
@@ -84,7 +86,7 @@ TEST(TlsConfigTest, WhatCannotBeHonouredIsRefusedWithTheReason) {
   EXPECT_NE(ErrorOf(base + "tls_server_config:\n").find("given twice"), std::string::npos);
 }
 
-TEST(TlsConfigTest, ClientAllowedSansAsExporterToolkitHasThem) {
+TEST(WebConfigTest, ClientAllowedSansAsExporterToolkitHasThem) {
   const std::string verified =
       "tls_server_config:\n  cert_file: c\n  key_file: k\n"
       "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca\n";
@@ -117,7 +119,7 @@ TEST(TlsConfigTest, ClientAllowedSansAsExporterToolkitHasThem) {
   EXPECT_NE(ErrorOf(verified + "  client_allowed_sans: ['']\n").find("empty"), std::string::npos);
 }
 
-TEST(TlsConfigTest, IpSansAreSpelledAsGoSpellsThem) {
+TEST(WebConfigTest, IpSansAreSpelledAsGoSpellsThem) {
   const auto ip = [](std::initializer_list<int> bytes) {
     std::vector<unsigned char> b(bytes.begin(), bytes.end());
     return GoIpString(b.data(), b.size());
@@ -136,7 +138,7 @@ TEST(TlsConfigTest, IpSansAreSpelledAsGoSpellsThem) {
   EXPECT_EQ(ip({1, 2, 3}), "?");
 }
 
-TEST(TlsConfigTest, ResponseHeadersAsExporterToolkitAllowsThem) {
+TEST(WebConfigTest, ResponseHeadersAsExporterToolkitAllowsThem) {
   const auto r = ParseWebConfig(
       "http_server_config:\n"
       "  headers:\n"
@@ -185,6 +187,84 @@ TEST(TlsConfigTest, ResponseHeadersAsExporterToolkitAllowsThem) {
   // A header line below another key of http_server_config is not a header.
   EXPECT_NE(ErrorOf(head + "    X-Frame-Options: deny\n  http2: false\n").find("not supported"),
             std::string::npos);
+}
+
+TEST(WebConfigTest, ParsesUsers) {
+  const auto c = ParseWebConfig(
+      "# comment\nbasic_auth_users:\n  prom: "
+      "$2y$10$MEEV9maf28w2vOV3tgyO5ehSZdbDk0gRLikQNI2e0NG6DQ3XX7JT6\n"
+      "  \"ops\": '$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG'\n");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c.value().basic_auth_users.size(), 2u);
+  EXPECT_EQ(c.value().basic_auth_users.at("ops"),
+            "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG");
+}
+
+// Fail closed. Each of these, accepted at start, would then refuse everyone (or, for a
+// duplicate, silently keep the last; for cost 31, pin every check slot for hours).
+TEST(WebConfigTest, RefusesHashesItCouldNotCheckAndDuplicateUsers) {
+  const std::string good = "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG";
+  const std::pair<std::string, std::string> cases[] = {
+      {"$2", "is not a bcrypt hash"},
+      {good.substr(0, 40), "is not a bcrypt hash"},
+      {"$2b$99$" + good.substr(7), "cost 99, outside 4 to 12"},
+      {"$2b$31$" + good.substr(7), "cost 31, outside 4 to 12"},
+      {"$2b$13$" + good.substr(7), "hash the password again with: htpasswd -nBC 12 prom"},
+      {"$2b$16$" + good.substr(7), "cost 16, outside 4 to 12"},
+      {"$2b$03$" + good.substr(7), "cost 03, outside 4 to 12"},
+      {"$2z$05$" + good.substr(7), "is not a bcrypt hash"},
+      {good.substr(0, 59) + "!", "'!' is not bcrypt base64"},
+  };
+  for (const auto& [hash, why] : cases) {
+    const auto c = ParseWebConfig("basic_auth_users:\n  prom: '" + hash + "'\n");
+    ASSERT_FALSE(c.ok()) << hash;
+    EXPECT_NE(c.error().message.find(why), std::string::npos) << hash << ": " << c.error().message;
+  }
+  const auto twice =
+      ParseWebConfig("basic_auth_users:\n  prom: " + good + "\n  prom: " + good + "\n");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("user prom is listed twice"), std::string::npos);
+}
+
+// exporter-toolkit's rate_limit: a Go duration and a count; what would refuse every request, or
+// read a bare number as nanoseconds, is refused with the reason.
+TEST(WebConfigTest, RateLimit) {
+  const auto c = ParseWebConfig("rate_limit:\n  interval: \"1m30s\"\n  burst: 10\n");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c.value().rate_limit.interval, std::chrono::seconds(90));
+  EXPECT_EQ(c.value().rate_limit.burst, 10);
+  EXPECT_TRUE(c.value().basic_auth_users.empty());
+  const auto off = ParseWebConfig("rate_limit:\n  interval: 0\n  burst: 0\n");
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  EXPECT_EQ(off.value().rate_limit.interval.count(), 0);
+  EXPECT_EQ(ParseWebConfig("").value().rate_limit, RateLimit{});
+  const std::pair<std::string, std::string> cases[] = {
+      {"  interval: 1s\n", "burst is 0 with an interval"},
+      {"  interval: 1\n  burst: 1\n", "is not a duration"},
+      {"  interval: -1s\n  burst: 1\n", "is not a duration"},
+      {"  interval: soon\n  burst: 1\n", "is not a duration"},
+      {"  interval: 1s\n  burst: -1\n", "burst must be a number"},
+      {"  period: 1s\n", "rate_limit.period is not one of interval, burst"},
+  };
+  for (const auto& [body, why] : cases) {
+    const auto bad = ParseWebConfig("rate_limit:\n" + body);
+    ASSERT_FALSE(bad.ok()) << body;
+    EXPECT_NE(bad.error().message.find(why), std::string::npos)
+        << body << ": " << bad.error().message;
+  }
+}
+
+TEST(WebConfigTest, RefusesADirectory) {
+  // A Kubernetes Secret mounted without subPath: a directory, which reads as empty.
+  const auto dir = LoadWebConfig("/tmp");
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.error().message.find("is a directory"), std::string::npos) << dir.error().message;
+}
+
+TEST(WebConfigTest, RefusesPlainPasswordsAndUnknownSettings) {
+  EXPECT_FALSE(ParseWebConfig("basic_auth_users:\n  prom: hunter2\n").ok());
+  EXPECT_FALSE(ParseWebConfig("mystery: 1\n").ok());
+  EXPECT_FALSE(LoadWebConfig("/nonexistent/web.yml").ok());
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
-#include "consensus/member_report.h"
-
+// What the exporter writes to /status (exporter/status_document.h) is what the report reads
+// back (consensus/member_report.h).
 #include <gtest/gtest.h>
 
+#include "consensus/member_report.h"
 #include "exporter/status_document.h"
 #include "parsers/cluster_status_parser.h"
 #include "support/fixtures.h"
@@ -9,8 +10,8 @@
 namespace ovn_raft {
 namespace {
 
-// What the exporter writes to /status is what the report reads back.
-TEST(MemberReportTest, StatusDocumentRoundTrip) {
+// Every field of a database that was read, and the error of one that was not.
+TEST(StatusRoundTripTest, EveryDatabaseAndItsError) {
   Snapshot s;
   s.taken_at = std::chrono::system_clock::now();
   DatabaseReading nb;
@@ -56,22 +57,9 @@ TEST(MemberReportTest, StatusDocumentRoundTrip) {
   EXPECT_FALSE(reports[1].up_for_s);  // never seen running
 }
 
-// What is not an exporter's /status says why, rather than reading as "no databases".
-TEST(MemberReportTest, NotAStatusDocumentSaysWhy) {
-  const auto garbage = DecodeStatusJson("<html>502 Bad Gateway</html>", "http://a:9476");
-  ASSERT_FALSE(garbage);
-  EXPECT_EQ(garbage.error(), "not JSON");
-  const auto other = DecodeStatusJson(R"({"status":"success","data":[]})", "http://a:9476");
-  ASSERT_FALSE(other);
-  EXPECT_NE(other.error().find("not an exporter's /status"), std::string::npos);
-  const auto none = DecodeStatusJson(R"({"databases":[]})", "http://a:9476");
-  ASSERT_TRUE(none);
-  EXPECT_TRUE(none.value().empty());
-}
-
 // The expected cluster an exporter was given reaches the report with each of its databases;
 // an exporter given none (or one that does not say) leaves the size unknown.
-TEST(MemberReportTest, ExpectedClusterRoundTrip) {
+TEST(StatusRoundTripTest, TheExpectedCluster) {
   Snapshot s;
   DatabaseReading nb;
   nb.target = {"OVN_Northbound", "/run/ovn/ovnnb_db.ctl", "", ""};
@@ -97,51 +85,6 @@ TEST(MemberReportTest, ExpectedClusterRoundTrip) {
   ASSERT_TRUE(odd);
   EXPECT_EQ(odd.value()[0].expected.members, 0);
   EXPECT_EQ(odd.value()[0].expected.hosts, (std::vector<std::string>{"a", "b"}));
-}
-
-// The report's own flags win; without them, what the members' exporters were given, combined
-// as the rules combine it: the largest size, every host.
-TEST(MemberReportTest, ExpectedOfTheReportElseOfTheMembers) {
-  std::vector<MemberReport> members(3);
-  EXPECT_EQ(ExpectedOf({}, members).size(), 0);  // none anywhere: the size checks are off
-  EXPECT_EQ(ExpectedOf({5, {}}, members).size(), 5);
-  members[0].expected = {3, {}};
-  members[1].expected = {0, {"10.0.0.1", "10.0.0.4"}};
-  members[2].expected = {0, {"10.0.0.2"}};
-  const ExpectedCluster combined = ExpectedOf({}, members);
-  EXPECT_EQ(combined.size(), 3);
-  EXPECT_EQ(combined.hosts, (std::vector<std::string>{"10.0.0.1", "10.0.0.2", "10.0.0.4"}));
-  EXPECT_EQ(ExpectedOf({5, {}}, members).size(), 5);
-  EXPECT_TRUE(ExpectedOf({5, {}}, members).hosts.empty());
-}
-
-TEST(MemberReportTest, MixedReleasesNamesEachWithItsCount) {
-  std::vector<MemberReport> members(4);
-  members[0].ovs_version = "3.1.0";
-  members[1].ovs_version = "3.5.0";
-  members[2].ovs_version = "3.1.0";
-  EXPECT_EQ(MixedReleases(members), "3.1.0 (2), 3.5.0 (1)");  // unknown (members[3]) not counted
-  members[1].ovs_version = "3.1.0";
-  EXPECT_EQ(MixedReleases(members), "");
-  EXPECT_EQ(MixedReleases({}), "");
-}
-
-// What a /status lists is bounded before it is decoded: millions of entries would be millions
-// of reports.
-TEST(MemberReportTest, AStatusListingTooMuchIsRefused) {
-  std::string many = R"({"databases":[{})";
-  for (int i = 0; i < 100; ++i) many += ",{}";
-  const auto dbs = DecodeStatusJson(many + "]}", "http://a:9476");
-  ASSERT_FALSE(dbs);
-  EXPECT_NE(dbs.error().find("databases, more than 16"), std::string::npos) << dbs.error();
-  std::string servers = R"({"databases":[{"name":"OVN_Northbound","up":true,"status":{"servers":[)";
-  for (int i = 0; i < 2000; ++i) servers += std::string(i ? "," : "") + "{}";
-  const auto big = DecodeStatusJson(servers + "]}}]}", "http://a:9476");
-  ASSERT_TRUE(big);
-  ASSERT_EQ(big.value().size(), 1u);
-  EXPECT_FALSE(big.value()[0].up);
-  EXPECT_TRUE(big.value()[0].view.empty());
-  EXPECT_NE(big.value()[0].error.find("more than 1024 members"), std::string::npos);
 }
 
 }  // namespace
