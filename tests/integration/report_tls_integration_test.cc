@@ -14,6 +14,7 @@
 #include "support/exporter_process.h"
 #include "support/report_process.h"
 #include "support/shell.h"
+#include "support/temp_dir.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft {
@@ -29,22 +30,18 @@ using testing::Shell;
 class ReportCertificates {
  public:
   ReportCertificates() {
-    char dir[] = "/tmp/ovn-raft-report-tls.XXXXXX";
-    if (mkdtemp(dir) == nullptr) throw std::runtime_error("mkdtemp");
-    dir_ = dir;
     Sh("printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext");
     Key("ca");
     Sh("openssl req -x509 -new -key ca.key -out ca.crt -days 2 -subj /CN=ca");
     Issue("server", "exporter", "-extfile san.ext");
     Issue("client", "ovn-raft-report", "");
   }
-  ~ReportCertificates() { Sh("cd / && rm -rf " + dir_); }
-  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string Path(const std::string& name) const { return dir_ / name; }
 
  private:
   void Sh(const std::string& command) const {
     int code = 0;
-    const std::string out = Shell("cd " + dir_ + " && " + command, &code);
+    const std::string out = Shell("cd " + dir_.path() + " && " + command, &code);
     if (code != 0) throw std::runtime_error(command + ": " + out);
   }
   void Key(const std::string& name) const {
@@ -56,7 +53,7 @@ class ReportCertificates {
        " && openssl x509 -req -in " + name + ".csr -CA ca.crt -CAkey ca.key -CAcreateserial " +
        "-days 2 -out " + name + ".crt " + ext);
   }
-  std::string dir_;
+  testing::TempDir dir_{"ovn-raft-report-tls"};
 };
 
 TEST(ReportTlsIntegrationTest, TheReportReadsAnExporterThatRequiresAClientCertificate) {

@@ -49,10 +49,7 @@ int ConnectTo(const std::string& path) {
 
 SilencingProxy::SilencingProxy(std::string upstream, std::string silenced_method)
     : upstream_(std::move(upstream)), silenced_(std::move(silenced_method)) {
-  char tmpl[] = "/tmp/ovn-raft-proxy.XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
-  dir_ = tmpl;
-  path_ = dir_ + "/proxy.ctl";
+  path_ = dir_ / "proxy.ctl";
   listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -70,7 +67,6 @@ SilencingProxy::~SilencingProxy() {
   for (auto& t : connections_) t.join();
   close(listen_fd_);
   unlink(path_.c_str());
-  rmdir(dir_.c_str());
 }
 
 int SilencingProxy::requests(const std::string& method) const {

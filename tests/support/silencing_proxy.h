@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/temp_dir.h"
+
 namespace ovn_raft::testing {
 
 class SilencingProxy {
@@ -32,7 +34,7 @@ class SilencingProxy {
 
   std::string upstream_;
   std::string silenced_;
-  std::string dir_;
+  TempDir dir_{"ovn-raft-proxy"};
   std::string path_;
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};

@@ -9,23 +9,19 @@
 #include <fstream>
 #include <string>
 
+#include "support/temp_dir.h"
+
 namespace ovn_raft {
 namespace {
 
 class PasswordFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/ovn-raft-password.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
+    const std::string path = dir_ / name;
     std::ofstream(path) << text;
     return path;
   }
-  std::string dir_;
+  testing::TempDir dir_{"ovn-raft-password"};
 };
 
 TEST_F(PasswordFileTest, WhiteSpaceAroundThePasswordIsIgnored) {
@@ -41,16 +37,16 @@ TEST_F(PasswordFileTest, ErrorsNameThePathAndNeverTheContents) {
   const auto big = ReadPasswordFile(Write("big", std::string(5000, 'k')));
   ASSERT_FALSE(big);
   EXPECT_EQ(big.error().find("kkkk"), std::string::npos);
-  EXPECT_NE(big.error().find(dir_ + "/big"), std::string::npos);
-  const auto missing = ReadPasswordFile(dir_ + "/none");
+  EXPECT_NE(big.error().find(dir_ / "big"), std::string::npos);
+  const auto missing = ReadPasswordFile(dir_ / "none");
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().find("No such file"), std::string::npos);
   // A FIFO would block a plain open: refused at once.
-  ASSERT_EQ(mkfifo((dir_ + "/fifo").c_str(), 0600), 0);
-  const auto fifo = ReadPasswordFile(dir_ + "/fifo");
+  ASSERT_EQ(mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  const auto fifo = ReadPasswordFile(dir_ / "fifo");
   ASSERT_FALSE(fifo);
   EXPECT_NE(fifo.error().find("not a regular file"), std::string::npos);
-  EXPECT_FALSE(ReadPasswordFile(dir_));
+  EXPECT_FALSE(ReadPasswordFile(dir_.path()));
 }
 
 }  // namespace
