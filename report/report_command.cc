@@ -291,28 +291,28 @@ const std::vector<Flag<ReportSettings>>& Table() {
   return table;
 }
 
-// The exit statuses, for --help and the manual page.
-const std::vector<std::pair<int, std::string>>& ExitStatuses() {
-  static const std::vector<std::pair<int, std::string>> statuses = {
-      {kExitHealthy, "every exporter answered, every URL is trusted, every cluster is healthy"},
-      {kExitNeedsAttention, "a cluster needs attention, or an exporter could not be read"},
-      {kExitBadFlags, "bad flags, or a TLS or password file that cannot be used"},
-      {kExitUntrusted, "a URL is untrusted (an UNTRUSTED: line says why): not counted"},
+// The exit statuses, one table for --help and the manual page.
+const std::vector<ManEntry>& ExitStatuses() {
+  static const std::vector<ManEntry> statuses = {
+      {std::to_string(kExitHealthy),
+       "every exporter answered, every URL is trusted, every cluster is healthy"},
+      {std::to_string(kExitNeedsAttention),
+       "a cluster needs attention, or an exporter could not be read"},
+      {std::to_string(kExitBadFlags), "bad flags, or a TLS or password file that cannot be used"},
+      {std::to_string(kExitUntrusted),
+       "a URL is untrusted (an UNTRUSTED: line says why): not counted"},
   };
   return statuses;
 }
 
 std::string Usage() {
-  std::string exits;
-  for (const auto& [code, what] : ExitStatuses()) {
-    exits += "  " + std::to_string(code) + "  " + what + "\n";
-  }
   return "usage: ovn-raft-report [FLAGS] EXPORTER_URL...\n\n"
          "Fetches every member's /status and prints the cluster-wide analysis. Each URL speaks\n"
          "for the one member its exporter reads: a URL whose /status contradicts itself (no\n"
          "server or cluster ID, several members of one database), claims a member another URL\n"
-         "claims, or reads another cluster than most URLs is untrusted.\n\nExit status:\n" +
-         exits + "\nFlags (each also read from the environment variable shown):\n" +
+         "claims, or reads another cluster than most URLs is untrusted.\n" +
+         EntriesUsage("Exit status", ExitStatuses()) +
+         "\nFlags (each also read from the environment variable shown):\n" +
          FlagsUsage(Specs(Table()), kEnvPrefix);
 }
 
@@ -333,11 +333,8 @@ std::string ReportManPage() {
                       "only when the cluster's own leader, read through its own exporter, does "
                       "not hear the member. A password in a URL is shown as xxxxx."},
       .version = kBuildVersion,
+      .exit_statuses = ExitStatuses(),
       .sections = {}};
-  std::vector<std::string> exits;
-  for (const auto& [code, what] : ExitStatuses())
-    exits.push_back(std::to_string(code) + ": " + what + ".");
-  page.sections.push_back({"Exit status", exits});
   page.sections.push_back({"See also", {"ovn-raft-exporter(1)"}});
   return RenderManPage(page, ReportFlags(), kEnvPrefix);
 }
