@@ -1122,7 +1122,7 @@ TEST(ConsensusEndToEndTest, SlowFollowerDiskIsNamedSlowOnlyThen) {
     for (const auto& s : PolledQuery(e.port(), what)) out.insert(s.labels.at("member_id"));
     return out;
   };
-  const auto quiet_until = std::chrono::steady_clock::now() + std::chrono::seconds(70);
+  const auto quiet_until = std::chrono::steady_clock::now() + std::chrono::seconds(62);
   int samples = 0;
   std::string last;
   while (std::chrono::steady_clock::now() < quiet_until) {
@@ -1135,7 +1135,7 @@ TEST(ConsensusEndToEndTest, SlowFollowerDiskIsNamedSlowOnlyThen) {
     std::this_thread::sleep_for(std::chrono::seconds(2));
   }
   std::printf(
-      "[ scenario ] no fault, under writes: nobody named slow in %d samples over 70 s "
+      "[ scenario ] no fault, under writes: nobody named slow in %d samples over 62 s "
       "(median lags:%s)\n",
       samples, last.c_str());
 
