@@ -810,7 +810,8 @@
             // follower trails a little, alike; a member whose disk syncs slowly, whose CPU is
             // starved or whose path to the leader is slow trails more, while it still answers.
             // A lone follower has no peer to compare with; a member the leader no longer hears
-            // is OVNRaftMemberUnheard's.
+            // is OVNRaftMemberUnheard's, and stays out for a window after it is heard again (a
+            // killed or stuck member comes back far behind, and its median reads that gap).
             record: 'ovn_raft_cluster_member:slow:lag_entries',
             expr: |||
               (
@@ -819,7 +820,8 @@
                 %(slowMemberPeerFactor)s * min by (%(cluster)s) (ovn_raft_cluster_member:follower_lag:median)
               )
                 and on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
-                unless on (%(cluster)s, member_id) ovn_raft_cluster_member:leader_unheard:info
+                unless on (%(cluster)s, member_id)
+              max_over_time(ovn_raft_cluster_member:leader_unheard:info[%(slowMemberWindow)s])
             ||| % $._config.labels,
           },
           {
