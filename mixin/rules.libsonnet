@@ -827,14 +827,15 @@
           {
             // When each member last started an election on a leadership transfer (a leader hands
             // over leadership before it writes a snapshot, or when it shuts down or leaves): its
-            // exporter's timestamp, kept at its first value while a new reading stays within 5 s
-            // of it (the timestamp is computed from "ms ago" at each read, and jitters by the
-            // read's latency), so that changes() counts transfers, not reads. No series for a
-            // member whose last election was by timeout.
+            // exporter's timestamp, kept at the value first recorded for that election while new
+            // readings stay within 30 s of it (the timestamp is computed from "ms ago" at each
+            // read and moves with the read's latency), also across a failed scrape or an
+            // exporter restart within leadershipTransfersWindow, so that changes() counts
+            // transfers, not reads. No series while a member's last election was by timeout.
             record: 'ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds',
             expr: |||
               (
-                ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds
+                last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
                   and on (%(cluster)s, server_id)
                 abs(
                   max by (%(cluster)s, server_id, host) (
@@ -843,8 +844,8 @@
                     ovn_raft_instance:server_info:max
                   )
                     - on (%(cluster)s, server_id)
-                  ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds
-                ) < 5
+                  last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                ) < 30
               )
               or
               max by (%(cluster)s, server_id, host) (
