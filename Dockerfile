@@ -39,6 +39,7 @@ LABEL org.opencontainers.image.title="ovn-raft-exporter" \
       org.opencontainers.image.description="Prometheus exporter for the Raft clusters of OVN's Northbound and Southbound databases" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/ovn-raft-exporter/ovn-raft-exporter" \
       org.opencontainers.image.base.name="${DEBIAN_SLIM_IMAGE}"
 # glibc's per-thread caches of freed blocks off: the web edge has a worker thread per

@@ -23,6 +23,13 @@ namespace {
 
 using Spellings = std::map<std::string, const FlagSpec*>;  // every spelling -> its flag
 
+// A switch's value as "true" or "false"; nothing for anything else.
+std::optional<std::string> Switch(const std::string& value) {
+  if (value == "true" || value == "1") return "true";
+  if (value == "false" || value == "0") return "false";
+  return std::nullopt;
+}
+
 // The flags of the command line, in order, into `given` (and its other arguments into
 // out.positional); false when parsing stops: --help, --version or an error, said in `out`.
 bool ReadCommandLine(const Spellings& by_name, const std::vector<std::string>& args,
@@ -51,12 +58,28 @@ bool ReadCommandLine(const Spellings& by_name, const std::vector<std::string>& a
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     }
-    const auto it = by_name.find(name);
+    auto it = by_name.find(name);
+    if (it == by_name.end() && eq == std::string::npos && name.rfind("no-", 0) == 0) {
+      const auto negated = by_name.find(name.substr(3));
+      if (negated != by_name.end() && negated->second->boolean) {
+        it = negated;
+        name = name.substr(3);
+        value = "false";
+      }
+    }
     if (it == by_name.end()) {
       out.error = "unknown flag --" + name;
       return false;
     }
-    if (eq == std::string::npos) {
+    if (it->second->boolean) {
+      if (eq == std::string::npos && value.empty()) value = "true";
+      const auto normalized = Switch(value);
+      if (!normalized) {
+        out.error = "flag --" + name + " is true or false, got \"" + value + "\"";
+        return false;
+      }
+      value = *normalized;
+    } else if (eq == std::string::npos) {
       if (i + 1 >= args.size()) {
         out.error = "flag --" + name + " needs a value";
         return false;
@@ -86,6 +109,15 @@ void ReadEnvironment(const FlagSpec& s, const EnvLookup& env, const std::string&
     }
   }
   if (!value || value->empty()) return;
+  if (s.boolean) {
+    const auto normalized = Switch(*value);
+    if (!normalized) {
+      out.error = var + " is true or false, got \"" + *value + "\"";
+      return;
+    }
+    out.values.push_back({s.name, *normalized, var});
+    return;
+  }
   if (!s.repeatable) {
     out.values.push_back({s.name, *value, var});
     return;
@@ -113,6 +145,7 @@ ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std
   for (const auto& g : given) on_command_line.insert(g.name);
   for (const auto& s : specs) {
     if (!on_command_line.count(s.name)) ReadEnvironment(s, env, env_prefix, out);
+    if (out.error) return out;
   }
   for (auto& g : given) out.values.push_back(std::move(g));
   return out;
@@ -121,7 +154,8 @@ ParsedFlags ParseFlags(const std::vector<FlagSpec>& specs, const std::vector<std
 std::string FlagsUsage(const std::vector<FlagSpec>& specs, const std::string& env_prefix) {
   std::ostringstream out;
   for (const auto& f : specs) {
-    out << "  --" << f.name << "=VALUE  [" << EnvName(env_prefix, f.name) << "]\n      " << f.help;
+    out << "  --" << f.name << (f.boolean ? "" : "=VALUE") << "  [" << EnvName(env_prefix, f.name)
+        << "]\n      " << f.help;
     if (!f.default_text.empty()) out << " (default " << f.default_text << ")";
     out << "\n";
     if (!f.deprecated.empty()) {

@@ -18,6 +18,9 @@ struct FlagSpec {
   std::vector<std::string> deprecated = {};  // old names, e.g. "timeout"
   bool repeatable = false;        // every occurrence kept; its variable holds ';'-separated entries
   std::string default_text = {};  // what --help and the README say it defaults to
+  // A switch, as kingpin's bool flags: --name is true, --no-name and --name=false false; its
+  // value is always "true" or "false" (its variable takes true, false, 1 or 0).
+  bool boolean = false;
 };
 
 struct FlagValue {

@@ -29,7 +29,22 @@ std::string Upper(std::string s) {
   return s;
 }
 
+// Entries as a roff list: each term in bold, its text below.
+void RenderEntries(std::ostringstream& out, const std::vector<ManEntry>& entries) {
+  for (const auto& e : entries) {
+    out << ".TP\n\\fB" << Roff(e.term) << "\\fR\n" << Roff(e.text) << "\n";
+  }
+}
+
 }  // namespace
+
+std::string EntriesUsage(const std::string& heading, const std::vector<ManEntry>& entries) {
+  if (entries.empty()) return "";
+  std::ostringstream out;
+  out << "\n" << heading << ":\n";
+  for (const auto& e : entries) out << "  " << e.term << "\n      " << e.text << "\n";
+  return out.str();
+}
 
 std::string RenderManPage(const ManPage& page, const std::vector<FlagSpec>& specs,
                           const std::string& env_prefix) {
@@ -49,7 +64,9 @@ std::string RenderManPage(const ManPage& page, const std::vector<FlagSpec>& spec
   }
   out << ".SH OPTIONS\n";
   for (const auto& f : specs) {
-    out << ".TP\n\\fB\\-\\-" << Roff(f.name) << "\\fR=\\fIVALUE\\fR\n" << Roff(f.help);
+    out << ".TP\n\\fB\\-\\-" << Roff(f.name) << "\\fR" << (f.boolean ? "" : "=\\fIVALUE\\fR")
+        << "\n"
+        << Roff(f.help);
     out << "\n.br\nEnvironment: \\fB" << Roff(EnvName(env_prefix, f.name)) << "\\fR";
     if (f.repeatable) out << " (entries separated by ';')";
     out << ".";
@@ -65,10 +82,19 @@ std::string RenderManPage(const ManPage& page, const std::vector<FlagSpec>& spec
   }
   out << ".TP\n\\fB\\-\\-help\\fR\nPrints the flags and exits.\n";
   out << ".TP\n\\fB\\-\\-version\\fR\nPrints the version and exits.\n";
+  if (!page.exit_statuses.empty()) {
+    out << ".SH \"EXIT STATUS\"\n";
+    RenderEntries(out, page.exit_statuses);
+  }
   out << ".SH ENVIRONMENT\nEvery flag is also read from the variable shown beside it, \\fB"
       << Roff(env_prefix)
       << "\\fR followed by the flag's name in capitals with dots and dashes as underscores. A "
          "flag on the command line wins over its variable, which wins over the default.\n";
+  RenderEntries(out, page.environment);
+  if (!page.signals.empty()) {
+    out << ".SH SIGNALS\n";
+    RenderEntries(out, page.signals);
+  }
   for (const auto& [heading, paragraphs] : page.sections) {
     out << ".SH " << Upper(Roff(heading)) << "\n";
     for (std::size_t i = 0; i < paragraphs.size(); ++i) {

@@ -2,6 +2,10 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
+#include <set>
+#include <string>
+
 #include "parsers/status_keys.h"
 
 namespace ovn_raft {
@@ -45,12 +49,29 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
            std::to_string(kMaxStatusDatabases) + ": not an exporter's /status";
   }
   const auto taken_at = Number(d, keys::kTakenAt);
+  ExpectedCluster expected;
+  if (d.HasMember(keys::kExpectedCluster) && d[keys::kExpectedCluster].IsObject()) {
+    namespace ec = keys::expected_cluster;
+    const auto& e = d[keys::kExpectedCluster];
+    if (e.HasMember(ec::kSize) && e[ec::kSize].IsInt() && e[ec::kSize].GetInt() > 0)
+      expected.members = e[ec::kSize].GetInt();
+    if (e.HasMember(ec::kHosts) && e[ec::kHosts].IsArray()) {
+      for (const auto& h : e[ec::kHosts].GetArray()) {
+        if (expected.hosts.size() >= kMaxStatusMembers) break;
+        if (h.IsString()) expected.hosts.emplace_back(h.GetString(), h.GetStringLength());
+      }
+      std::sort(expected.hosts.begin(), expected.hosts.end());
+      expected.hosts.erase(std::unique(expected.hosts.begin(), expected.hosts.end()),
+                           expected.hosts.end());
+    }
+  }
   for (const auto& db : d[keys::kDatabases].GetArray()) {
     if (!db.IsObject()) continue;
     MemberReport r;
     const auto seen_since = Number(db, keys::database::kServerSeenSince);
     if (taken_at && seen_since && *taken_at >= *seen_since) r.up_for_s = *taken_at - *seen_since;
     r.source = source;
+    r.expected = expected;
     r.db = Str(db, keys::database::kName);
     r.ctl = Str(db, keys::database::kCtl);
     r.ovs_version = Str(db, keys::database::kOvsVersion);
@@ -108,6 +129,18 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
     }
     out.push_back(std::move(r));
   }
+  return out;
+}
+
+ExpectedCluster ExpectedOf(const ExpectedCluster& given, const std::vector<MemberReport>& members) {
+  if (given.size() > 0) return given;
+  ExpectedCluster out;
+  std::set<std::string> hosts;
+  for (const auto& m : members) {
+    out.members = std::max(out.members, m.expected.size());
+    hosts.insert(m.expected.hosts.begin(), m.expected.hosts.end());
+  }
+  out.hosts.assign(hosts.begin(), hosts.end());
   return out;
 }
 

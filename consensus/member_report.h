@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "consensus/expected_cluster.h"
 
 namespace ovn_raft {
 
@@ -35,6 +36,9 @@ struct MemberReport {
   // How long its ovsdb-server has run as its exporter saw it, when the document says: a member
   // restarted after the leader last heard from it is one the leader has not heard *yet*.
   std::optional<double> up_for_s;
+  // What its exporter was told to expect of every cluster; empty when nothing (or an older
+  // exporter that does not say).
+  ExpectedCluster expected;
 };
 
 // Bounds on what one /status may list: an exporter reads a few databases, and a cluster's
@@ -46,6 +50,11 @@ constexpr std::size_t kMaxStatusMembers = 1024;
 // the document is not one.
 Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::string& json,
                                                                 const std::string& source);
+
+// The expected cluster to check `members` against: `given` (the report's own flags) when it
+// has a size, else what their exporters were given, as the rules combine it (the largest size,
+// every host). Its size is 0 when none is known anywhere: the size checks are off.
+ExpectedCluster ExpectedOf(const ExpectedCluster& given, const std::vector<MemberReport>& members);
 
 // "3.1.0 (2), 3.5.0 (1)" when the members that say their release do not all run the same one;
 // "" otherwise (one release, or none known).

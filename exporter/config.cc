@@ -12,6 +12,7 @@
 #include "cli/man_page.h"
 #include "ovsdb/jsonrpc_client.h"
 #include "reader/database_reader.h"
+#include "reader/socket_discovery.h"
 #include "web/cidr.h"
 
 namespace ovn_raft {
@@ -98,6 +99,79 @@ Error SetLogLevel(Config& c, const std::string& v) {
   return std::nullopt;
 }
 
+// "a, b, c and d"
+std::string Alternatives(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  }
+  return out;
+}
+
+// What --help and the manual page say beside the flags: one table each, read by both.
+const std::vector<ManEntry>& ExitStatuses() {
+  static const std::vector<ManEntry> table = {
+      {"0",
+       "Stopped by SIGTERM or SIGINT after the requests in flight finished; --help and "
+       "--version. healthcheck: the exporter answered."},
+      {"1",
+       "The HTTP server could not start: an address in use or not assigned to this host, "
+       "or no usable socket passed by systemd with --web.systemd-socket. healthcheck: the "
+       "exporter did not answer 200."},
+      {"2",
+       "Invalid flags, environment variables or web config file; the message names the "
+       "one to fix. healthcheck: an unusable URL, or the exporter's flags could not be "
+       "read."},
+  };
+  return table;
+}
+
+const std::vector<ManEntry>& Signals() {
+  static const std::vector<ManEntry> table = {
+      {"SIGHUP",
+       "Re-reads the web config file (users, and the certificate and key), as "
+       "systemctl reload does; a bad file keeps the last good one. Without "
+       "--web.config.file it only logs that there is nothing to reload."},
+      {"SIGTERM, SIGINT",
+       "Stops: requests in flight finish and send their pages for at most "
+       "--ovsdb.timeout and 2 seconds, new ones get 503, then it exits 0."},
+  };
+  return table;
+}
+
+const std::vector<ManEntry>& Environment() {
+  static const std::vector<ManEntry> table = {
+      {"OVN_RUNDIR",
+       "Where NB's and SB's sockets are looked for, alone, when set (as ovn-ctl "
+       "uses it): see the search order (FILES in the manual)."},
+      {"OVN_DBDIR",
+       "Where their database files are looked for, alone, when set: see the search order (FILES in "
+       "the manual)."},
+      {"LISTEN_FDS, LISTEN_PID",
+       "Set by systemd for --web.systemd-socket: how many sockets it "
+       "passes from descriptor 3 on, and the process they are for. "
+       "Removed from the environment once taken."},
+      {"INVOCATION_ID, JOURNAL_STREAM, KUBERNETES_SERVICE_HOST",
+       "Tell where the exporter runs (a systemd service, a container), so that a permission "
+       "error names the setting to change there: the unit's User=, or the securityContext."},
+  };
+  return table;
+}
+
+// The search order of the sockets and files, from the lists the discovery uses.
+std::vector<std::string> SearchOrder() {
+  return {
+      "Without --ovsdb.database for NB or SB, their unixctl and database sockets "
+      "(ovnnb_db.ctl, ovnnb_db.sock, ovnsb_db.ctl, ovnsb_db.sock) are looked for once, at "
+      "start: in $OVN_RUNDIR alone when set, else in the first of " +
+          Alternatives(UsualRunDirs()) +
+          " that holds either. None found and no --ovsdb.database: both are watched in the "
+          "first place tried, and read once they start there.",
+      "Their database files (ovnnb_db.db, ovnsb_db.db), for the file's size and its "
+      "filesystem's free space: in $OVN_DBDIR alone when set, else in the first of " +
+          Alternatives(UsualDbDirs()) + " that holds either."};
+}
+
 // The one list of flags: --help, the variables, the defaults, parsing and the README table.
 const std::vector<Flag<Config>>& Table() {
   using std::chrono::milliseconds;
@@ -110,6 +184,16 @@ const std::vector<Flag<Config>>& Table() {
                   .repeatable = true},
          .defaults = {kDefaultListenAddress},
          .set = AddListenAddress},
+        {.spec = {.name = "web.systemd-socket",
+                  .help = "Serve the listening sockets systemd passes (a .socket unit: "
+                          "LISTEN_FDS, LISTEN_PID) instead of --web.listen-address, which is "
+                          "then ignored.",
+                  .boolean = true},
+         .defaults = {"false"},
+         .set = [](Config& c, const std::string& v) -> Error {
+           c.systemd_socket = v == "true";
+           return std::nullopt;
+         }},
         {.spec = {.name = "web.telemetry-path", .help = "Path under which to expose metrics."},
          .defaults = {"/metrics"},
          .set = [](Config& c, const std::string& v) -> Error {
@@ -145,16 +229,23 @@ const std::vector<Flag<Config>>& Table() {
          .set = [](Config& c, const std::string& v) -> Error {
            auto cidrs = ParseCidrList(v);
            if (!cidrs) return "expected IPv4 or IPv6 CIDRs separated by commas, got " + Quoted(v);
+           // An empty template variable gives this: it must not mean everyone.
+           if (cidrs->empty()) {
+             return "names no network (got " + Quoted(v) +
+                    "): give the scrapers' CIDRs, or leave the flag out to admit every source";
+           }
            c.web_allowed_sources = std::move(*cidrs);
            return std::nullopt;
          }},
         {.spec = {.name = "ovsdb.database",
                   .help = "NAME=CTL[,SOCK[,FILE]]: a clustered database, its unixctl socket, "
                           "its database socket and its database file (for the file's size and "
-                          "its filesystem's free space). Repeatable. Not given: the ovnnb_db and "
-                          "ovnsb_db sockets found at start in $OVN_RUNDIR when set, else in the "
-                          "first of /var/run/ovn, /run/ovn, /var/snap/microovn/common/run/ovn and "
-                          "/run/openvswitch that has one; NB alone or SB alone is fine.",
+                          "its filesystem's free space). Repeatable. NB and SB not given are "
+                          "found at start: their ovnnb_db and ovnsb_db sockets in $OVN_RUNDIR "
+                          "when set, else in the first of " +
+                          Alternatives(UsualRunDirs()) +
+                          " that has one; NB alone or SB alone is fine. One given and the "
+                          "other not found: the log says so.",
                   .repeatable = true,
                   .default_text = "NB and SB, found at start"},
          .set = AddDatabase},
@@ -218,6 +309,11 @@ std::string ConfigUsage() {
          "Serves the Raft facts of the local ovsdb-server's clustered databases to Prometheus.\n\n"
          "Flags (each also read from the environment variable shown):\n";
   out << FlagsUsage(ConfigFlags(), kEnvPrefix);
+  out << EntriesUsage("Other environment variables", Environment());
+  out << EntriesUsage("Signals", Signals());
+  out << EntriesUsage("Exit status", ExitStatuses());
+  out << "\nSearch order:\n";
+  for (const auto& paragraph : SearchOrder()) out << "  " << paragraph << "\n";
   return out.str();
 }
 
@@ -236,11 +332,19 @@ std::string ConfigManPage() {
            "parse-status prints the JSON of a saved cluster/status output; healthcheck asks a "
            "running exporter's /healthz and exits 0 when it answers."},
       .version = kBuildVersion,
+      .exit_statuses = ExitStatuses(),
+      .environment = Environment(),
+      .signals = Signals(),
       .sections = {
           {"Files",
-           {"/etc/default/ovn-raft-exporter: the ARGS the systemd unit passes.",
-            "/usr/share/ovn-raft-exporter/: the Prometheus recording rules and alerts, and the "
-            "Grafana dashboards."}},
+           [] {
+             std::vector<std::string> files = SearchOrder();
+             files.push_back("/etc/default/ovn-raft-exporter: the ARGS the systemd unit passes.");
+             files.push_back(
+                 "/usr/share/ovn-raft-exporter/: the Prometheus recording rules and alerts, and "
+                 "the Grafana dashboards.");
+             return files;
+           }()},
           {"See also", {"ovn-raft-report(1), ovn-ctl(8), ovsdb-server(1)"}},
       }};
   return RenderManPage(page, ConfigFlags(), kEnvPrefix);

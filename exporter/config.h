@@ -24,6 +24,7 @@ constexpr char kDefaultListenAddress[] = ":10476";
 // ParseConfig, never filled by hand.
 struct Config {
   std::vector<ListenAddress> listen_addresses;  // at least one
+  bool systemd_socket = false;  // serve the sockets systemd passes instead of listen_addresses
   std::string telemetry_path;
   std::string web_config_file;  // basic_auth_users and TLS, exporter-toolkit style; "": none
   int web_max_connections = 0;

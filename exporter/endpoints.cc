@@ -36,7 +36,8 @@ Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_pt
                   : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
   if (auth_ && !config_.web_config_file.empty()) {
     watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
-                                                  tls_on);
+                                                  tls_on, &rate_limiter_);
+    watcher_->Follow(headers_);
   }
 }
 
@@ -47,6 +48,12 @@ bool Endpoints::ReloadWebConfig() {
 }
 
 HttpResponse Endpoints::Handle(const HttpRequest& request) {
+  HttpResponse response = Route(request);
+  headers_.AddTo(response);
+  return response;
+}
+
+HttpResponse Endpoints::Route(const HttpRequest& request) {
   if (request.method != "GET" && request.method != "HEAD") {
     HttpResponse r = Text(405, "only GET and HEAD\n");
     r.headers.emplace_back("Allow", "GET, HEAD");
@@ -62,6 +69,12 @@ HttpResponse Endpoints::Handle(const HttpRequest& request) {
     return r;
   }
   if (watcher_) watcher_->Poll();
+  if (!rate_limiter_.Allow()) {
+    ++rate_limited_;
+    HttpResponse r = Text(429, "rate limit reached (rate_limit in the web config), retry\n");
+    r.headers.emplace_back("Retry-After", std::to_string(rate_limiter_.RetryAfterSeconds()));
+    return r;
+  }
   if (auth_) {
     switch (auth_->Check(request.authorization, request.source)) {
       case AuthResult::kAllowed:
@@ -87,9 +100,11 @@ HttpResponse Endpoints::Handle(const HttpRequest& request) {
   return Text(404, "not found\n");
 }
 
-// How long this request waits for a round in flight: the scraper's own deadline less a margin
-// for rendering, else the round's own deadline and a margin. It bounds this request only: the
-// round reads with --ovsdb.timeout whatever a client says.
+// How long this request waits for the round: the scraper's own deadline less a margin for
+// rendering and the network (a fifth of it, at most half a second, as blackbox_exporter's
+// --timeout-offset), else the round's own deadline and a margin (ReadCoordinator's round limit
+// in main). It bounds this request only: the round reads with --ovsdb.timeout whatever a client
+// says, and a request whose wait ends first serves the databases read by then.
 std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
   auto timeout = config_.timeout + std::chrono::seconds(1);
   if (!request.scrape_timeout.empty()) {
@@ -97,8 +112,10 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
     // Clamped before the conversion: "1e300" must not overflow an integer.
     const double seconds = std::min(std::strtod(request.scrape_timeout.c_str(), &end), 3600.0);
     if (end != request.scrape_timeout.c_str() && std::isfinite(seconds) && seconds > 0) {
-      const auto budget = std::chrono::milliseconds(static_cast<long>(seconds * 1000) - 250);
-      timeout = std::max(std::chrono::milliseconds(100), std::min(timeout, budget));
+      const auto scraper = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+      const auto margin =
+          std::min<std::chrono::milliseconds>(scraper / 5, std::chrono::milliseconds(500));
+      timeout = std::max(std::chrono::milliseconds(50), std::min(timeout, scraper - margin));
     }
   }
   return timeout;
@@ -133,10 +150,11 @@ std::vector<prometheus::MetricFamily> Endpoints::OwnFamilies() const {
           {{"version", kBuildVersion}, {"revision", kBuildRevision}}, 1);
   for (const auto& [reason, count] :
        {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_},
-        std::pair{"source_busy", &source_busy_}}) {
+        std::pair{"source_busy", &source_busy_}, std::pair{"rate_limited", &rate_limited_}}) {
     b.Counter("ovn_raft_exporter_http_rejections_total",
               "Requests refused: wrong or missing credentials (401), too many password checks "
-              "at once (429), or too many requests from one address at once (429).",
+              "at once (429), too many requests from one address at once (429), or past the "
+              "web config's rate_limit (429).",
               {{"reason", reason}}, static_cast<double>(count->load()));
   }
   auto families = b.Take();
@@ -167,7 +185,9 @@ HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
   HttpResponse page{200, "application/json", "", {}};
-  render_.Run([&] { page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr); });
+  render_.Run([&] {
+    page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr, config_.expected);
+  });
   return page;
 }
 

@@ -17,6 +17,8 @@
 #include "reader/socket_discovery.h"
 #include "web/basic_auth.h"
 #include "web/http_server.h"
+#include "web/rate_limiter.h"
+#include "web/response_headers.h"
 #include "web/source_limiter.h"
 #include "web/web_config_watcher.h"
 
@@ -32,10 +34,15 @@ class Endpoints {
             WebConfigWatcher::Stamp web_config_stamp = {}, bool tls_on = false,
             std::optional<SocketDiscovery> discovery = std::nullopt, int render_threads = -1);
   HttpResponse Handle(const HttpRequest& request);
+  // http_server_config.headers, set at start and replaced by each reload of the web config.
+  ResponseHeaders& response_headers() { return headers_; }
   // SIGHUP: re-reads the web config file now; false when there is none.
   bool ReloadWebConfig();
+  // The web config's rate_limit (none until set); a reload of the file sets it again.
+  RateLimiter& rate_limiter() { return rate_limiter_; }
 
  private:
+  HttpResponse Route(const HttpRequest& request);
   HttpResponse Metrics(const HttpRequest& request);
   std::vector<prometheus::MetricFamily> OwnFamilies() const;
   HttpResponse Ready();
@@ -47,13 +54,15 @@ class Endpoints {
   const Config config_;
   ReadCoordinator& coordinator_;
   std::unique_ptr<BasicAuth> auth_;
+  RateLimiter rate_limiter_;
   const std::optional<SocketDiscovery> discovery_;
+  ResponseHeaders headers_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   SourceLimiter sources_;
   // Pages are rendered here, on as many threads as cores (at most 4), not on the workers.
   TaskPool render_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
-  std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0};
+  std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0}, rate_limited_{0};
   std::mutex last_mu_;
   // The last page's snapshot, so that it is freed on render_'s threads (task_pool.h says why)
   // rather than on the worker whose round replaced it. Guarded by last_mu_.

@@ -19,6 +19,7 @@
 #include "reader/socket_discovery.h"
 #include "web/basic_auth.h"
 #include "web/http_server.h"
+#include "web/systemd_socket.h"
 #include "web/tls_context.h"
 #include "web/web_config.h"
 #include "web/web_config_watcher.h"
@@ -37,30 +38,53 @@ std::string Commas(const List& items, Text text) {
   return out;
 }
 
-// Without --ovsdb.database, the databases found on this host, said in one log line.
-std::optional<SocketDiscovery> FindDatabases(Config& config) {
-  if (!config.databases.empty()) return std::nullopt;
-  SocketDiscovery found = DiscoverDatabases(ProcessEnv("OVN_RUNDIR"), IsSocket);
-  DiscoverDatabaseFiles(ProcessEnv("OVN_DBDIR"), IsRegularFile, found);
+// The discovery's findings, said in one log line each (sockets, files).
+void LogDiscovery(const SocketDiscovery& found, const std::vector<DatabaseTarget>& added) {
   const auto same = [](const std::string& dir) { return dir; };
   const std::string tried = Commas(found.tried, same);
   const std::string files_tried = Commas(found.files_tried, same);
-  const std::string files = Commas(found.targets, [](const auto& d) { return d.file_path; });
-  const std::string dbs = Commas(found.targets, [](const auto& d) { return d.name; });
+  const std::string files = Commas(added, [](const auto& d) { return d.file_path; });
+  const std::string dbs = Commas(added, [](const auto& d) { return d.name; });
   if (found.found_in.empty()) {
     Log(LogLevel::kWarn, "no OVN database socket found; watching NB and SB where they would start",
         {{"tried", tried}, {"watching", found.tried.front()}});
-  } else {
+  } else if (!added.empty()) {
     Log(LogLevel::kInfo, "OVN database sockets found",
         {{"dir", found.found_in}, {"databases", dbs}, {"tried", tried}});
   }
+  if (added.empty()) return;
   if (files.empty()) {
     Log(LogLevel::kInfo, "no OVN database file found; their size and free space are not read",
         {{"tried", files_tried}});
   } else {
     Log(LogLevel::kInfo, "OVN database files found", {{"files", files}, {"tried", files_tried}});
   }
-  config.databases = found.targets;
+}
+
+// Without --ovsdb.database, the databases found on this host. With it for some databases only,
+// NB and SB not given are still found; one not found is said in one line, with the flag that
+// would add it.
+std::optional<SocketDiscovery> FindDatabases(Config& config) {
+  if (GivesEveryKnownDatabase(config.databases)) return std::nullopt;
+  SocketDiscovery found = DiscoverDatabases(ProcessEnv("OVN_RUNDIR"), IsSocket);
+  DiscoverDatabaseFiles(ProcessEnv("OVN_DBDIR"), IsRegularFile, found);
+  if (config.databases.empty()) {
+    LogDiscovery(found, found.targets);
+    config.databases = found.targets;
+    return found;
+  }
+  DiscoveryMerge merged = AddDiscovered(config.databases, found);
+  std::vector<DatabaseTarget> added(merged.targets.end() - merged.added.size(),
+                                    merged.targets.end());
+  if (!found.found_in.empty()) LogDiscovery(found, added);
+  for (const auto& t : merged.not_read) {
+    Log(LogLevel::kWarn,
+        "database not read: --ovsdb.database names only others, and its socket was not found",
+        {{"db", t.name},
+         {"tried", Commas(found.tried, [](const std::string& dir) { return dir; })},
+         {"to_read_it", "--ovsdb.database=" + t.name + "=" + t.ctl_path + "," + t.sock_path}});
+  }
+  config.databases = std::move(merged.targets);
   return found;
 }
 
@@ -68,9 +92,22 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   SetLogLevel(config.log_level);
   SetLogFormat(config.log_format);
   for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
+  // First, before any thread starts: it changes the environment.
+  std::vector<InheritedSocket> inherited;
+  if (config.systemd_socket) {
+    auto taken = TakeSystemdSockets();
+    if (!taken) {
+      Log(LogLevel::kError, "cannot serve the sockets systemd passes (--web.systemd-socket)",
+          {{"error", taken.error()}});
+      return 1;
+    }
+    inherited = std::move(taken).value();
+  }
   std::unique_ptr<BasicAuth> auth;
   std::unique_ptr<TlsContext> tls;
+  std::map<std::string, std::string> headers;
   WebConfigWatcher::Stamp web_config_stamp;
+  RateLimit rate_limit;
   if (!config.web_config_file.empty()) {
     // Before the load: a change made while it reads is then seen by the watcher.
     web_config_stamp = WebConfigWatcher::StampOf(config.web_config_file);
@@ -81,6 +118,8 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
     }
     // Kept even without users, so that a reload of the file can add them.
     auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
+    headers = web.value().headers;
+    rate_limit = web.value().rate_limit;
     if (web.value().tls) {
       auto created = TlsContext::Create(*web.value().tls, config.web_config_file);
       if (!created) {
@@ -110,24 +149,30 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   // unit), on that worker, sparing two hand-overs per scrape.
   const bool caches_off = ThreadCachesOff();
   TaskPool rounds(caches_off ? 0 : 1);
+  // A caller that may wait this long (no scrape timeout shorter: Endpoints::Wait) runs the
+  // round it starts; a scrape with a shorter deadline hands it to the coordinator's thread.
   ReadCoordinator coordinator(
-      [&reader, &rounds] {
-        Snapshot snapshot;
-        rounds.Run([&] { snapshot = reader.ReadAll(); });
+      [&reader, &rounds](RoundProgress& progress) {
+        std::shared_ptr<const Snapshot> snapshot;
+        rounds.Run([&] { snapshot = reader.ReadAll(progress); });
         return snapshot;
       },
-      config.min_interval);
+      config.min_interval, config.timeout + std::chrono::seconds(1));
   const bool auth_on = auth && auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(auth), web_config_stamp, tls != nullptr,
                       discovery, caches_off ? 0 : -1);
+  endpoints.response_headers().Replace(std::move(headers));
+  endpoints.rate_limiter().Set(rate_limit);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
   HttpServerOptions web;
   web.threads = config.web_max_connections;
   web.request_timeout = config.web_request_timeout;
   web.allowed_sources = config.web_allowed_sources;
   web.tls = tls.get();
+  web.inherited = inherited;
   const std::string addresses =
-      Commas(config.listen_addresses, [](const auto& a) { return a.spec; });
+      inherited.empty() ? Commas(config.listen_addresses, [](const auto& a) { return a.spec; })
+                        : Commas(inherited, [](const auto& s) { return s.address; });
   if (auto failed = server.Start(config.listen_addresses, web)) {
     Log(LogLevel::kError, "cannot start HTTP server",
         {{"address", addresses}, {"error", failed->message}});
@@ -137,6 +182,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   Log(LogLevel::kInfo, "listening",
       {{"address", addresses},
        {"port", std::to_string(server.port())},
+       {"systemd_socket", inherited.empty() ? "off" : "on"},
        {"telemetry_path", config.telemetry_path},
        {"databases", dbs},
        {"timeout_ms", std::to_string(config.timeout.count())},

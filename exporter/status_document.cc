@@ -20,10 +20,14 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 // Every string is made valid UTF-8 here too: a strict JSON reader refuses the whole document
 // for one bad byte, whichever path it came by.
-void WriteString(JsonWriter& w, const char* key, const std::string& value) {
-  w.Key(key);
+void WriteValue(JsonWriter& w, const std::string& value) {
   const std::string valid = ValidUtf8(value);
   w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+}
+
+void WriteString(JsonWriter& w, const char* key, const std::string& value) {
+  w.Key(key);
+  WriteValue(w, value);
 }
 
 void WriteError(JsonWriter& w, const char* key, const Error& e) {
@@ -79,13 +83,36 @@ void WriteSearch(JsonWriter& w, const char* tried_key, const std::vector<std::st
   }
 }
 
+// The expected size and hosts; a size of null, and size checks off, when none was given, so
+// that a member read on its own says what the rules and the report cannot check for it.
+void WriteExpected(JsonWriter& w, const ExpectedCluster& expected) {
+  namespace ec = keys::expected_cluster;
+  w.Key(keys::kExpectedCluster);
+  w.StartObject();
+  w.Key(ec::kSize);
+  if (expected.size() > 0) {
+    w.Int(expected.size());
+  } else {
+    w.Null();
+  }
+  w.Key(ec::kHosts);
+  w.StartArray();
+  for (const auto& host : expected.hosts) WriteValue(w, host);
+  w.EndArray();
+  w.Key(ec::kSizeChecks);
+  w.Bool(expected.size() > 0);
+  w.EndObject();
+}
+
 }  // namespace
 
-std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery) {
+std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery,
+                           const ExpectedCluster& expected) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
   WriteTime(w, keys::kTakenAt, snapshot.taken_at);
+  WriteExpected(w, expected);
   if (discovery) {
     w.Key(keys::kSocketDiscovery);
     w.StartObject();

@@ -5,12 +5,15 @@
 
 #include <string>
 
+#include "consensus/expected_cluster.h"
 #include "reader/snapshot.h"
 #include "reader/socket_discovery.h"
 
 namespace ovn_raft {
 
-// `discovery`: where the databases were looked for, when --ovsdb.database was not given.
-std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery = nullptr);
+// `discovery`: where the databases were looked for, when --ovsdb.database was not given;
+// `expected`: what the exporter was told to expect of every cluster.
+std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* discovery = nullptr,
+                           const ExpectedCluster& expected = {});
 
 }  // namespace ovn_raft

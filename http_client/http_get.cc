@@ -43,8 +43,16 @@ HttpGetResult HttpClient::Get(const std::string& url, const HttpGetOptions& opti
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(curl, CURLOPT_USERPWD,
                    options.user_password.empty() ? nullptr : options.user_password.c_str());
+  // Set only when given: a null CA file would take the system's bundle away.
+  if (!options.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_file.c_str());
+  if (!options.cert_file.empty()) {
+    curl_easy_setopt(curl, CURLOPT_SSLCERT, options.cert_file.c_str());
+  }
+  if (!options.key_file.empty()) curl_easy_setopt(curl, CURLOPT_SSLKEY, options.key_file.c_str());
   curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, options.fresh_connection ? 1L : 0L);
   curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, options.fresh_connection ? 1L : 0L);
+  char detail[CURL_ERROR_SIZE] = "";
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, detail);
   const auto start = std::chrono::steady_clock::now();
   const CURLcode rc = curl_easy_perform(curl);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -54,8 +62,11 @@ HttpGetResult HttpClient::Get(const std::string& url, const HttpGetOptions& opti
     r.body.clear();
     r.error = "the response body exceeds " + std::to_string(options.max_body_bytes) + " bytes";
   } else {
+    // The detail names the certificate or the host that failed, never the URL's userinfo.
     r.error = curl_easy_strerror(rc);
+    if (detail[0] != '\0' && r.error != detail) r.error += std::string(": ") + detail;
   }
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
   return r;
 }
 

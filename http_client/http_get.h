@@ -15,6 +15,11 @@ struct HttpGetOptions {
   bool fresh_connection = false;  // a new connection for this request, closed after it
   // The largest body accepted; more ends the transfer with an error saying so. 0: no limit.
   std::size_t max_body_bytes = 0;
+  // TLS: the CA bundle that verifies the server (empty: the system's), and the client
+  // certificate and its key, PEM files (empty: none).
+  std::string ca_file = {};
+  std::string cert_file = {};
+  std::string key_file = {};
 };
 
 struct HttpGetResult {

@@ -240,6 +240,24 @@
             },
           },
           {
+            // The two checks above compare against an expected size: an exporter's flag, else
+            // kube-state-metrics' replicas, which hosts do not have. Where neither is known they
+            // can never fire; one signal per deployment says so instead of their silence.
+            alert: 'OVNRaftExpectedSizeUnknown',
+            expr: |||
+              count by (%(deployment)s) (
+                ovn_raft_cluster:reporters:count
+                  unless on (%(cluster)s) ovn_raft_cluster:expected_members:count
+              )
+            ||| % $._config.labels,
+            'for': '15m',
+            labels: { severity: 'info' },
+            annotations: {
+              summary: "No expected size is known for OVN Raft clusters: the too-few and too-many member checks are off.",
+              description: "{{ $value }} OVN Raft clusters of deployment \"$DEPLOYMENT\" have no expected size: none of their exporters has --cluster.expected-members or --cluster.expected-hosts, and kube-state-metrics gives no ovn-central replicas. OVNRaftTooFewMembers and OVNRaftTooManyMembers cannot fire for them. Give every exporter --cluster.expected-members (on hosts: ARGS in /etc/default/ovn-raft-exporter).",
+            },
+          },
+          {
             // Elections the majority held that no leader asked for: leader changes, seen as rises
             // of the term of the members that know a leader, less the leadership transfers of the
             // same window (each raises the term once; OVNRaftFrequentLeadershipTransfers counts
@@ -347,7 +365,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member runs and calls itself a cluster member, but the leader does not hear it.",
-              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full or read-only (I/O errors in its log), a one-way network cut, or a stuck process; fix the cause, then restart the member: it does not recover by itself." % $._config.memberUnheardFor,
+              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full, read-only or stalled (I/O errors in its log), a one-way network cut, or a stuck process. A member whose stalled disk returns recovers by itself within seconds; fix the cause, and if it is still unheard 5 minutes after, restart it on its existing database (a follower whose write failed recovers only then)." % $._config.memberUnheardFor,
             },
           },
           {

@@ -103,6 +103,22 @@ void JsonRpcConnection::Close() {
   buffer_.clear();
 }
 
+bool JsonRpcConnection::DropIfClosedByServer() {
+  if (fd_ < 0) return false;
+  pollfd p{fd_, POLLIN, 0};
+  if (poll(&p, 1, 0) <= 0) return false;
+  // Readable between calls: either the end of the stream (or an error) or bytes nobody asked
+  // for; only the first ends the session.
+  char byte;
+  const ssize_t n = recv(fd_, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))) {
+    return false;
+  }
+  Close();
+  server_lost_ = true;
+  return true;
+}
+
 std::optional<Error> JsonRpcConnection::Send(Clock::time_point deadline) {
   reused_ = fd_ >= 0;
   received_ = false;
@@ -217,59 +233,78 @@ std::optional<ReadResult<JsonMessage>> JsonRpcConnection::OnReadable(const CallO
   return Extract(options);
 }
 
-void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
-  const auto deadline = JsonRpcConnection::Clock::now() + options.timeout;
-  // Each call's own cap and budget, where it has them.
-  const auto options_of = [&options](const JsonRpcCall& call) {
-    CallOptions o = options;
-    if (call.max_reply_bytes != 0)
-      o.max_reply_bytes = std::min(o.max_reply_bytes, call.max_reply_bytes);
-    if (call.budget != nullptr) o.budget = call.budget;
-    return o;
-  };
-  std::vector<JsonRpcCall*> open;
-  for (auto& call : calls) {
-    if (auto error = call.connection->Start(call.request, call.id, deadline)) {
-      call.reply = *error;
-      call.done_at = JsonRpcConnection::Clock::now();
-    } else if (auto done = call.connection->Extract(options_of(call))) {
-      call.reply = std::move(*done);
-      call.done_at = JsonRpcConnection::Clock::now();
+Exchange::Exchange(std::vector<JsonRpcCall>& calls, const CallOptions& options)
+    : calls_(calls),
+      options_(options),
+      deadline_(JsonRpcConnection::Clock::now() + options.timeout) {
+  for (auto& call : calls_) {
+    if (auto error = call.connection->Start(call.request, call.id, deadline_)) {
+      End(call, *error);
+    } else if (auto done = call.connection->Extract(OptionsOf(call))) {
+      End(call, std::move(*done));
     } else {
-      open.push_back(&call);
+      open_.push_back(&call);
     }
   }
+}
+
+// Each call's own cap and budget, where it has them.
+CallOptions Exchange::OptionsOf(const JsonRpcCall& call) const {
+  CallOptions o = options_;
+  if (call.max_reply_bytes != 0)
+    o.max_reply_bytes = std::min(o.max_reply_bytes, call.max_reply_bytes);
+  if (call.budget != nullptr) o.budget = call.budget;
+  return o;
+}
+
+void Exchange::End(JsonRpcCall& call, ReadResult<JsonMessage> reply) {
+  call.reply = std::move(reply);
+  call.done_at = JsonRpcConnection::Clock::now();
+  ended_.push_back(static_cast<std::size_t>(&call - calls_.data()));
+}
+
+const std::vector<std::size_t>& Exchange::Next() {
+  if (!first_) ended_.clear();
+  first_ = false;
   std::vector<pollfd> fds;
-  while (!open.empty()) {
+  while (ended_.empty() && !open_.empty()) {
     const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(deadline - JsonRpcConnection::Clock::now());
+        std::chrono::ceil<std::chrono::milliseconds>(deadline_ - JsonRpcConnection::Clock::now());
     if (left.count() <= 0) break;
     fds.clear();
-    for (auto* call : open) fds.push_back(pollfd{call->connection->fd(), POLLIN, 0});
+    for (auto* call : open_) fds.push_back(pollfd{call->connection->fd(), POLLIN, 0});
     const int ready = poll(fds.data(), fds.size(), static_cast<int>(left.count()));
     if (ready < 0 && errno != EINTR) break;
     std::vector<JsonRpcCall*> still;
-    for (std::size_t i = 0; i < open.size(); ++i) {
-      auto* call = open[i];
+    for (std::size_t i = 0; i < open_.size(); ++i) {
+      auto* call = open_[i];
       std::optional<ReadResult<JsonMessage>> done;
-      if (fds[i].revents != 0) done = call->connection->OnReadable(options_of(*call), deadline);
+      if (fds[i].revents != 0) done = call->connection->OnReadable(OptionsOf(*call), deadline_);
       if (!done) {
         still.push_back(call);
         continue;
       }
       if (!done->ok()) call->connection->Close();
-      call->reply = std::move(*done);
-      call->done_at = JsonRpcConnection::Clock::now();
+      End(*call, std::move(*done));
     }
-    open.swap(still);
+    open_.swap(still);
   }
-  for (auto* call : open) {
-    call->done_at = JsonRpcConnection::Clock::now();
-    // A late reply must not be taken for the next call's: the connection goes.
-    call->connection->Close();
-    call->reply = Error{ErrorCode::kTimeout, "no complete reply from " + call->connection->path() +
-                                                 " within " +
-                                                 std::to_string(options.timeout.count()) + " ms"};
+  if (ended_.empty()) {  // the deadline: every call still open ends now
+    for (auto* call : open_) {
+      // A late reply must not be taken for the next call's: the connection goes.
+      call->connection->Close();
+      End(*call, Error{ErrorCode::kTimeout, "no complete reply from " + call->connection->path() +
+                                                " within " +
+                                                std::to_string(options_.timeout.count()) + " ms"});
+    }
+    open_.clear();
+  }
+  return ended_;
+}
+
+void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options) {
+  Exchange exchange(calls, options);
+  while (!exchange.Next().empty()) {
   }
 }
 

@@ -56,6 +56,12 @@ class JsonRpcConnection {
   // server closed or reset the connection), not after the exporter dropped one itself (its
   // deadline, a reply it refused): a change means the server has likely restarted.
   std::uint64_t sessions() const { return sessions_; }
+  // Whether the next connection starts a session (the server went away, or none was made yet).
+  bool session_ended() const { return server_lost_; }
+  // Drops a kept connection the server has closed since its last call (it restarted), so that
+  // the session is known to have ended before the next call is sent. Costs one poll; true when
+  // dropped.
+  bool DropIfClosedByServer();
 
   // The steps of one call, driven by ExchangeAll for many connections at once.
   // Connects when needed and sends; an error ends the call.
@@ -105,6 +111,28 @@ struct JsonRpcCall {
 // servers behind different sockets work in parallel and one that hangs delays only itself.
 // Every call ends by `options.timeout`.
 void ExchangeAll(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+
+// ExchangeAll in steps, for a caller that uses each reply as it comes while others are still
+// awaited (in its own frame: nothing runs deeper on the thread's stack than ExchangeAll did).
+// The constructor sends every request; each Next() waits for calls to end and returns the
+// indices of those that ended since the last one, until the deadline; empty once every call
+// has ended. `calls` must outlive it and keep its size.
+class Exchange {
+ public:
+  Exchange(std::vector<JsonRpcCall>& calls, const CallOptions& options);
+  const std::vector<std::size_t>& Next();
+
+ private:
+  CallOptions OptionsOf(const JsonRpcCall& call) const;
+  void End(JsonRpcCall& call, ReadResult<JsonMessage> reply);
+
+  std::vector<JsonRpcCall>& calls_;
+  const CallOptions options_;
+  const JsonRpcConnection::Clock::time_point deadline_;
+  std::vector<JsonRpcCall*> open_;
+  std::vector<std::size_t> ended_;
+  bool first_ = true;  // ended_ holds the calls that ended as they were sent
+};
 
 // Requests and replies of the two calls the exporter makes.
 JsonRpcCall UnixctlRequest(JsonRpcConnection& ctl, std::string_view method,

@@ -5,7 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "parsers/utf8.h"
+#include "base/utf8.h"
 
 namespace ovn_raft {
 namespace {

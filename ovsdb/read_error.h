@@ -23,6 +23,7 @@ enum class ErrorCode {
   kViewTooLarge,         // the status lists more members than --ovsdb.max-members
   kRoundBudgetExceeded,  // the read round's memory budget for the database was spent
   kFileUnreadable,       // the database file given to watch could not be stat'ed
+  kScrapeTimeout,        // the scraper's deadline came while the database was still being read
 };
 
 // Every code, in order: the reasons the errors counter starts at 0.
@@ -31,7 +32,7 @@ inline constexpr ErrorCode kAllErrorCodes[] = {
     ErrorCode::kTimeout,        ErrorCode::kConnectionClosed, ErrorCode::kReplyTooLarge,
     ErrorCode::kInvalidJson,    ErrorCode::kRpcError,         ErrorCode::kProtocolError,
     ErrorCode::kNotClustered,   ErrorCode::kViewTooLarge,     ErrorCode::kRoundBudgetExceeded,
-    ErrorCode::kFileUnreadable,
+    ErrorCode::kFileUnreadable, ErrorCode::kScrapeTimeout,
 };
 
 // Stable snake_case name of a code.
@@ -63,6 +64,8 @@ inline const char* ErrorCodeName(ErrorCode code) {
       return "round_budget_exceeded";
     case ErrorCode::kFileUnreadable:
       return "file_unreadable";
+    case ErrorCode::kScrapeTimeout:
+      return "scrape_timeout";
   }
   return "unknown";
 }

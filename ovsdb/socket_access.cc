@@ -1,5 +1,7 @@
 #include "ovsdb/socket_access.h"
 
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,11 +45,29 @@ std::string PermissionAdvice(const SocketAccess& a) {
   if (a.uid == 0 && uid != 0 && !dac_override) {
     out += " (root without CAP_DAC_OVERRIDE is refused like any other user)";
   }
+  const bool group_writable = a.mode && (*a.mode & 020);
+  const std::string user = a.owner_user.empty() ? std::to_string(uid) : a.owner_user;
+  const std::string group = a.owner_group.empty() ? std::to_string(gid) : a.owner_group;
+  switch (a.context) {
+    case RunContext::kSystemd:
+      out += "; run the service as the sockets' owner: set User=" + user + " and Group=" + group +
+             " in a drop-in (systemctl edit ovn-raft-exporter, under [Service])";
+      if (group_writable) out += " (or SupplementaryGroups=" + group + ")";
+      if (uid != 0) out += "; RHEL and Fedora run ovsdb-server as openvswitch";
+      return out;
+    case RunContext::kShell:
+      out += "; run it as the sockets' owner, user " + user + " (uid " + std::to_string(uid) +
+             "), e.g. with sudo -u " + user;
+      if (group_writable) out += " (or as a member of group " + group + ")";
+      return out;
+    case RunContext::kContainer:
+      break;
+  }
   out += "; run it as the sockets' owner: securityContext runAsUser: " + std::to_string(uid) +
          ", runAsGroup: " + std::to_string(gid);
-  if (a.mode && (*a.mode & 020)) {  // group-writable: the group suffices
-    out += " (or supplementalGroups: [" + std::to_string(gid) + "])";
-  }
+  if (group_writable) out += " (or supplementalGroups: [" + std::to_string(gid) + "])";
+  out += "; outside Kubernetes, docker or podman run --user " + std::to_string(uid) + ":" +
+         std::to_string(gid);
   if (uid == 65534) {
     out += "; Kube-OVN v1.13+ runs ovsdb-server as 65534: the default kube-ovn Component does";
   } else if (uid == 0) {
@@ -63,7 +83,20 @@ SocketAccess ReadSocketAccess(const std::string& path) {
     a.owner_uid = st.st_uid;
     a.owner_gid = st.st_gid;
     a.mode = st.st_mode & 0777;
+    // getpwuid_r and getgrgid_r: this runs on any reading thread.
+    std::vector<char> buf(16384);
+    passwd pw{};
+    passwd* pw_found = nullptr;
+    if (getpwuid_r(st.st_uid, &pw, buf.data(), buf.size(), &pw_found) == 0 && pw_found) {
+      a.owner_user = pw.pw_name;
+    }
+    group gr{};
+    group* gr_found = nullptr;
+    if (getgrgid_r(st.st_gid, &gr, buf.data(), buf.size(), &gr_found) == 0 && gr_found) {
+      a.owner_group = gr.gr_name;
+    }
   }
+  a.context = ReadRunContext();
   a.uid = geteuid();
   a.gid = getegid();
   std::vector<gid_t> groups(64);

@@ -6,7 +6,8 @@
 // a stable, documented interface (docs/status-json.md): rename one here and every writer and
 // reader follows.
 //
-//   { taken_at, databases: [ { name, ctl, sock, up, ovs_version, error, server, status, ... } ] }
+//   { taken_at, expected_cluster,
+//     databases: [ { name, ctl, sock, up, ovs_version, error, server, status, ... } ] }
 
 namespace ovn_raft::status_keys {
 
@@ -21,6 +22,16 @@ inline constexpr char kFoundIn[] = "found_in";        // null when none of the p
 inline constexpr char kFilesTried[] = "files_tried";  // the same for the database files
 inline constexpr char kFilesFoundIn[] = "files_found_in";
 }  // namespace socket_discovery
+
+// What the exporter was told to expect of every cluster (--cluster.expected-members and
+// --cluster.expected-hosts).
+inline constexpr char kExpectedCluster[] = "expected_cluster";
+namespace expected_cluster {
+inline constexpr char kSize[] = "size";    // null when no expected size was given
+inline constexpr char kHosts[] = "hosts";  // empty when none were given
+// false when the size is unknown: the too-few and too-many member checks are off here.
+inline constexpr char kSizeChecks[] = "size_checks";
+}  // namespace expected_cluster
 
 // One database's reading.
 namespace database {

@@ -2,7 +2,13 @@
 
 // The I/O edge: reads every watched database from the local ovsdb-server over connections kept
 // open between rounds. Read-only: sends only `cluster/status`, a _Server select, `memory/show`,
-// `ovsdb-server/get-db-storage-status` and, once per connection to the server, `version`.
+// `ovsdb-server/get-db-storage-status` and, once per session of the server, `version`.
+//
+// Every call of a round goes out at once on a connection of its own, so a call the server
+// leaves unanswered costs only itself: the others' replies are used whatever it does. A server
+// that answers cluster/status but leaves `version`, `memory/show` or the storage status
+// unanswered is not asked that again for a while (kUnansweredRetry), or every round would wait
+// for it until the deadline.
 //
 // The server's own facts (`memory/show` and the storage status) are asked at most once per
 // `facts_interval` and reused in between: slow-moving counts, and ovsdb-server answers
@@ -25,6 +31,8 @@
 #include "ovsdb/jsonrpc_client.h"
 #include "reader/database_target.h"
 #include "reader/log_compaction_clock.h"
+#include "reader/round_progress.h"
+#include "reader/session_fact.h"
 #include "reader/snapshot.h"
 
 namespace ovn_raft {
@@ -37,6 +45,9 @@ inline constexpr std::size_t kDefaultMaxMembers = 256;
 // default cap by a hostile server, for two databases, keeps the process under the shipped container
 // limit (deploy/, docs/hostile-input.md); a real round uses a few KiB of it.
 inline constexpr std::size_t kRoundBudgetBytes = 16u << 20;
+// How long a server that answered cluster/status but not `version` or one of its facts is
+// spared the call it left unanswered (session_fact.h).
+inline constexpr std::chrono::minutes kUnansweredRetry{5};
 
 class DatabaseReader {
  public:
@@ -48,55 +59,72 @@ class DatabaseReader {
 
   // Reads every database at once: all requests go out together and the replies are awaited
   // together, so one hung database delays nothing but itself and the round ends within
-  // the options' timeout. Thread-safe (rounds are serialised; the ReadCoordinator never
-  // overlaps them).
-  Snapshot ReadAll();
+  // the options' timeout. Each database's reading goes to `progress` as soon as its calls have
+  // ended; returns the whole round (progress.End()). Thread-safe (rounds are serialised; the
+  // ReadCoordinator never overlaps them).
+  std::shared_ptr<const Snapshot> ReadAll(RoundProgress& progress);
 
  private:
+  using SteadyTime = std::chrono::steady_clock::time_point;
+  using WallTime = std::chrono::system_clock::time_point;
+
   struct Slot {
     explicit Slot(const DatabaseTarget& t)
         : target(t), ctl(t.ctl_path), memory_ctl(t.ctl_path), storage_ctl(t.ctl_path) {}
     DatabaseTarget target;
     // A unixctl connection answers one request at a time: a round's requests go out at once on
-    // connections of their own to the same socket. With a facts interval, the two for the facts
-    // are opened when the facts are due and closed after: no idle connection waits on the
-    // server in between.
-    JsonRpcConnection ctl;                    // cluster/status (and `version`)
-    JsonRpcConnection memory_ctl;             // memory/show
-    JsonRpcConnection storage_ctl;            // ovsdb-server/get-db-storage-status
+    // connections of their own to the same socket. ctl is kept; the others are opened when
+    // their call is due and closed after (with a facts interval; version always), so that no
+    // idle connection waits on the server in between.
+    JsonRpcConnection ctl;          // cluster/status; its sessions are the server's runs
+    JsonRpcConnection memory_ctl;   // memory/show
+    JsonRpcConnection storage_ctl;  // ovsdb-server/get-db-storage-status
+    // `version`, once per session: made only then (a connection holds a 64 KiB receive buffer).
+    std::unique_ptr<JsonRpcConnection> version_ctl;
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
     bool was_member = false;                  // this process has read it as a cluster member
-    // The server's release, asked once per connection: a server that restarted (another
-    // build, during an upgrade) is a new connection.
-    std::optional<std::string> ovs_version;
-    std::uint64_t version_connects = 0;  // ctl.connects() when ovs_version was read
     // When ctl's current session began (JsonRpcConnection::sessions): the server has run,
     // unrestarted, at least since.
-    std::chrono::system_clock::time_point seen_since;
+    WallTime seen_since;
     std::uint64_t seen_since_sessions = 0;  // ctl.sessions() then
-    LogCompactionClock log_clock;  // since when the log's entries have waited, on this connection
-    // The server's facts as last read whole (both answered), on ctl's connection `facts_connects`
-    // at `facts_at`: reused while younger than facts_interval and the server has not restarted.
-    std::optional<MemoryUsage> memory;
-    std::optional<StorageStatus> storage;
-    std::chrono::steady_clock::time_point facts_at;
-    std::uint64_t facts_connects = 0;
+    LogCompactionClock log_clock;  // since when the log's entries have waited, in this session
+    // What the server says of itself: its release once per session (a restarted server may be
+    // another build), its facts at most once per facts_interval.
+    SessionFact<std::string> version;
+    SessionFact<MemoryUsage> memory;
+    SessionFact<StorageStatus> storage;
   };
 
-  // Whether the slot holds facts its server may still stand behind.
-  static bool FactsHeld(const Slot& slot);
-  // Whether this round asks the slot's server for its facts again.
-  bool FactsDue(const Slot& slot, std::chrono::steady_clock::time_point now) const;
+  // Where one database's calls stand in the round's list, and how many have not ended.
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  struct Asked {
+    std::size_t status = kNone, select = kNone, memory = kNone, storage = kNone, version = kNone;
+    std::size_t pending = 0;
+  };
 
+  // The steps of a round, in order.
+  // The calls of one database: cluster/status and the _Server select always; the facts and
+  // `version` when due.
+  Asked AskCalls(Slot& slot, SteadyTime start, ReplyBudget* budget,
+                 std::vector<JsonRpcCall>& calls) const;
+  // One database's reading, once all its calls have ended.
+  DatabaseReading Reading(Slot& slot, const std::vector<JsonRpcCall>& calls, const Asked& a,
+                          SteadyTime start, WallTime taken_at, std::size_t* reply_bytes) const;
+  // The parts of a reading, each from its own call.
+  void ReadStatus(const JsonRpcCall& status, DatabaseReading& r, std::size_t* reply_bytes) const;
+  void TakeFacts(Slot& slot, const std::vector<JsonRpcCall>& calls, const Asked& a,
+                 std::optional<std::uint64_t> session, SteadyTime start, DatabaseReading& r) const;
+  static void ReadServerRow(const JsonRpcCall& select, DatabaseReading& r);
+  static void TakeVersion(Slot& slot, const std::vector<JsonRpcCall>& calls, const Asked& a,
+                          std::optional<std::uint64_t> session, SteadyTime start,
+                          DatabaseReading& r);
+  static void ReadFile(Slot& slot, DatabaseReading& r);
   // Updates what the slot has seen of its server's run and log with this round's reading.
-  static void Observe(Slot& slot, std::chrono::system_clock::time_point now, DatabaseReading& r);
+  static void Observe(Slot& slot, bool answered, WallTime now, DatabaseReading& r);
+  // A member this process has read that the server no longer serves has left.
+  static void MarkLeft(Slot& slot, bool read_server, DatabaseReading& r);
 
-  // Asks `version` of every server whose answer is not known for its current connection.
-  // `budgets`: one per slot, in slots_' order.
-  void ReadVersions(std::chrono::steady_clock::time_point deadline,
-                    const std::vector<std::unique_ptr<ReplyBudget>>& budgets);
-
-  Snapshot ReadRound(std::size_t* reply_bytes);
+  std::size_t ReadRound(RoundProgress& progress);
 
   CallOptions options_;
   std::size_t max_members_;

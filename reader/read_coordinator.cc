@@ -1,28 +1,55 @@
 #include "reader/read_coordinator.h"
 
+#include <exception>
 #include <vector>
 
 #include "base/log.h"
 
 namespace ovn_raft {
 
-ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval)
-    : read_(std::move(read)), min_interval_(min_interval) {}
+ReadCoordinator::ReadCoordinator(ReadFn read, std::chrono::milliseconds min_interval,
+                                 std::chrono::milliseconds round_limit)
+    : read_(std::move(read)), min_interval_(min_interval), round_limit_(round_limit) {}
+
+ReadCoordinator::~ReadCoordinator() {
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  handed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
 
 std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds wait) {
+  const auto asked = Clock::now();
   std::unique_lock<std::mutex> lock(mu_);
-  if (latest_ && min_interval_.count() > 0 && Clock::now() - latest_started_ < min_interval_) {
+  if (latest_ && min_interval_.count() > 0 && asked - latest_started_ < min_interval_) {
     return latest_;
   }
-  if (in_flight_) {
-    const std::uint64_t round = ended_;
-    if (!done_.wait_for(lock, wait, [&] { return ended_ != round; })) return nullptr;
-    return latest_;
+  if (!in_flight_) {
+    in_flight_ = true;
+    progress_ = std::make_shared<RoundProgress>();
+    started_ = asked;
+    if (wait >= round_limit_) {
+      // This caller can wait for the whole round: it runs it, sparing a hand-over.
+      const auto progress = progress_;
+      lock.unlock();
+      return RunRound(progress, asked);
+    }
+    handed_round_ = true;
+    if (!thread_.joinable()) thread_ = std::thread([this] { Serve(); });
+    handed_.notify_one();
   }
-  in_flight_ = true;
-  const auto started = Clock::now();
+  const std::uint64_t round = ended_;
+  const auto progress = progress_;
+  if (done_.wait_for(lock, wait, [&] { return ended_ != round; })) return latest_;
   lock.unlock();
+  return Late(*progress,
+              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - asked));
+}
 
+std::shared_ptr<const Snapshot> ReadCoordinator::RunRound(
+    const std::shared_ptr<RoundProgress>& progress, Clock::time_point started) {
   // The read returns its errors as values, but allocation can throw: the round ends whatever
   // happens, or every later scrape would wait for it forever.
   struct Guard {
@@ -32,10 +59,42 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds w
       if (!ended) self->EndRound(nullptr, {});
     }
   } guard{this};
-  auto snapshot = std::make_shared<const Snapshot>(read_());
+  auto snapshot = read_(*progress);
   guard.ended = true;
   EndRound(snapshot, started);
   return snapshot;
+}
+
+void ReadCoordinator::Serve() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    handed_.wait(lock, [&] { return handed_round_ || stopping_; });
+    if (!handed_round_) return;
+    handed_round_ = false;
+    const auto progress = progress_;
+    const auto started = started_;
+    lock.unlock();
+    try {
+      RunRound(progress, started);
+    } catch (const std::exception& e) {
+      Log(LogLevel::kError, "read round failed", {{"error", e.what()}});
+    }
+    lock.lock();
+  }
+}
+
+// What a caller whose deadline came first serves, each database still being read counted.
+std::shared_ptr<const Snapshot> ReadCoordinator::Late(const RoundProgress& progress,
+                                                      std::chrono::milliseconds waited) {
+  auto partial = progress.Partial(waited);
+  if (!partial) return nullptr;
+  const std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& db : partial->databases) {
+    if (db.status_error && db.status_error->code == ErrorCode::kScrapeTimeout) {
+      ++errors_[{db.target.name, ErrorCodeName(ErrorCode::kScrapeTimeout)}];
+    }
+  }
+  return partial;
 }
 
 void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
@@ -85,6 +144,7 @@ void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
       ++rounds_;
     }
     in_flight_ = false;
+    progress_.reset();
     ++ended_;
   }
   done_.notify_all();

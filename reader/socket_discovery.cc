@@ -88,6 +88,41 @@ void DiscoverDatabaseFiles(const std::optional<std::string>& ovn_dbdir,
   }
 }
 
+bool GivesEveryKnownDatabase(const std::vector<DatabaseTarget>& given) {
+  for (const auto& db : kDatabases) {
+    bool named = false;
+    for (const auto& t : given) named = named || t.name == db.name;
+    if (!named) return false;
+  }
+  return true;
+}
+
+DiscoveryMerge AddDiscovered(const std::vector<DatabaseTarget>& given,
+                             const SocketDiscovery& found) {
+  DiscoveryMerge out{given, {}, {}};
+  for (const auto& db : kDatabases) {
+    const DatabaseTarget* seen = nullptr;
+    if (!found.found_in.empty()) {
+      for (const auto& t : found.targets) {
+        if (t.name == db.name) seen = &t;
+      }
+    }
+    bool taken = false;
+    for (const auto& t : given) {
+      taken = taken || t.name == db.name || (seen && t.ctl_path == seen->ctl_path);
+    }
+    if (taken) continue;
+    if (seen) {
+      out.targets.push_back(*seen);
+      out.added.push_back(seen->name);
+    } else {
+      const std::string dir = found.tried.empty() ? UsualRunDirs().front() : found.tried.front();
+      out.not_read.push_back(TargetIn(dir, db));
+    }
+  }
+  return out;
+}
+
 bool IsRegularFile(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);

@@ -48,6 +48,21 @@ void DiscoverDatabaseFiles(const std::optional<std::string>& ovn_dbdir,
                            const std::function<bool(const std::string&)>& is_file,
                            SocketDiscovery& found);
 
+// --ovsdb.database given for some databases only: the given ones, then each of NB and SB not
+// given by name whose socket `found` found (never one it would only watch for, nor a socket
+// already given under another name). `not_read` has, for each of NB and SB neither given nor
+// found, its sockets where ovn-ctl would put them in the first place tried: the flag to add.
+struct DiscoveryMerge {
+  std::vector<DatabaseTarget> targets;
+  std::vector<std::string> added;        // names of the databases added from `found`
+  std::vector<DatabaseTarget> not_read;  // their usual sockets, for the advice
+};
+DiscoveryMerge AddDiscovered(const std::vector<DatabaseTarget>& given,
+                             const SocketDiscovery& found);
+
+// Whether every database discovery could find (NB and SB) is given by name.
+bool GivesEveryKnownDatabase(const std::vector<DatabaseTarget>& given);
+
 // Whether `path` is a unix socket now.
 bool IsSocket(const std::string& path);
 // Whether `path` is a regular file now.

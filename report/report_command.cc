@@ -18,8 +18,13 @@
 #include "consensus/database_health.h"
 #include "consensus/member_report.h"
 #include "http_client/http_get.h"
+#include "http_client/redacted_url.h"
 #include "report/advised_command.h"
+#include "report/kick_evidence.h"
+#include "report/member_attention.h"
+#include "report/password_file.h"
 #include "report/terminal_text.h"
+#include "report/trusted_reports.h"
 
 namespace ovn_raft {
 namespace {
@@ -29,12 +34,21 @@ namespace {
 // of the smallest JSON values parses to about twenty times its size.
 constexpr std::size_t kMaxStatusBytes = 2u << 20;
 
-// GET URL/status: the body, or why not.
-Result<std::string, std::string> FetchStatus(const std::string& base, long timeout_ms) {
-  const auto r = HttpGet(base + "/status", {.user_password = "",
-                                            .timeout_ms = timeout_ms,
-                                            .fresh_connection = false,
-                                            .max_body_bytes = kMaxStatusBytes});
+// How long an unheard member is given before the report says to restart it: a member whose disk
+// stalls and returns catches up by itself within seconds; one whose write failed never does.
+constexpr int kUnheardRestartMinutes = 5;
+
+// The report's exit statuses, as --help and the manual page list them.
+constexpr int kExitHealthy = 0;
+constexpr int kExitNeedsAttention = 1;
+constexpr int kExitBadFlags = 2;
+constexpr int kExitUntrusted = 3;
+
+// GET URL/status: the body, or why not. `options` carries the TLS files and the credentials.
+Result<std::string, std::string> FetchStatus(const std::string& base, HttpGetOptions options) {
+  options.fresh_connection = false;
+  options.max_body_bytes = kMaxStatusBytes;
+  const auto r = HttpGet(base + "/status", options);
   if (r.status == 0) return Result<std::string, std::string>::Failure(r.error);
   if (r.status != 200)
     return Result<std::string, std::string>::Failure("HTTP " + std::to_string(r.status));
@@ -65,8 +79,10 @@ std::string CtlPath(const std::string& db, const std::vector<MemberReport>& memb
   return "/var/run/ovn/" + (it == kNames.end() ? db : it->second) + ".ctl";
 }
 
-// Prints the analysis of one cluster.
-void PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c) {
+// Prints the analysis of one cluster, whose reporters are among `members` (trusted reports);
+// `majority_cluster`: whether it is the cluster most URLs read.
+void PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c,
+                    const std::vector<MemberReport>& members, bool majority_cluster) {
   std::printf("  cluster %s: %zu reporting; views %s; majority view: %s\n", c.cluster_id.c_str(),
               c.reporters.size(), c.all_agree ? "all agree" : "DISAGREE",
               c.has_majority ? ("yes (" + Join(c.majority_reporters) + ")").c_str() : "NONE");
@@ -79,13 +95,28 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
       c.leader_claims, Join(c.leader_ids).c_str());
   std::printf("    alive (a living member vouches for them): %s\n", Join(c.alive).c_str());
   const QuorumVerdict verdict = VerdictOf(c);
-  std::printf("    verdict: %s: %zu alive, quorum %d, %s\n", QuorumVerdictName(verdict),
+  std::string not_alive;
+  if (verdict != QuorumVerdict::kHealthy) {
+    for (const auto& id : NotAlive(c)) not_alive += (not_alive.empty() ? "" : ", ") + id;
+    if (!not_alive.empty()) {
+      not_alive = (verdict == QuorumVerdict::kLost ? "; lost with " : "; at risk from ") +
+                  not_alive + " (not alive)";
+    }
+  }
+  std::printf("    verdict: %s: %zu alive, quorum %d, %s%s\n", QuorumVerdictName(verdict),
               c.alive.size(), c.quorum,
               verdict == QuorumVerdict::kLost
                   ? "no writes, elections or membership changes until members return"
                   : ("tolerates " + std::to_string(c.failure_tolerance()) + " more failure" +
                      (c.failure_tolerance() == 1 ? "" : "s"))
-                        .c_str());
+                        .c_str(),
+              not_alive.c_str());
+  for (const auto& a : MembersNeedingAttention(c, members)) {
+    std::string states;
+    for (const auto& st : a.states) states += (states.empty() ? "" : ", ") + st;
+    std::printf("    attention: %s%s: %s\n", a.id.c_str(),
+                a.address.empty() ? "" : (" at " + a.address).c_str(), states.c_str());
+  }
   for (const auto& [id, n] : c.silent) {
     std::printf("    not reporting: %s (named by %d)%s\n", id.c_str(), n,
                 c.stale_suspects.count(id) ? " STALE SUSPECT"
@@ -93,12 +124,13 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
                                            : "");
   }
   for (const auto& [id, ago] : c.unheard) {
+    // A stalled disk that returns heals by itself within seconds; a failed write does not.
     std::printf(
         "    UNHEARD: %s calls itself a cluster member, but the leader last heard from it %.1f s "
-        "ago: usually a full or read-only disk (I/O errors in its log), a one-way network cut "
-        "or a stuck process; fix the cause, then restart %s (see the runbook, "
-        "OVNRaftMemberUnheard)\n",
-        id.c_str(), static_cast<double>(ago) / 1000.0, id.c_str());
+        "ago: usually a full or read-only disk (I/O errors in its log), a stalled disk, a "
+        "one-way network cut or a stuck process; fix the cause, and if %s is still unheard "
+        "%d minutes after, restart it (see the runbook, OVNRaftMemberUnheard)\n",
+        id.c_str(), static_cast<double>(ago) / 1000.0, id.c_str(), kUnheardRestartMinutes);
   }
   for (const auto& [host, ids] : c.host_conflicts) {
     std::printf("    host %s claimed by %s\n", host.c_str(), Join(ids).c_str());
@@ -139,7 +171,14 @@ void PrintConsensus(const std::string& db, const std::string& ctl, const Cluster
         Join(c.undecided).c_str());
   }
   for (const auto& id : c.ranked_suspects) {
-    // The one line that changes a cluster: printed only when every part is what it should be.
+    // The one line that changes a cluster: printed only when the cluster's own leader does not
+    // hear the member and every part of the line is what it should be.
+    if (const auto why = WhyNoKick(members, c.cluster_id, majority_cluster, id)) {
+      std::printf(
+          "    to remove %s: no command advised: %s (see the runbook, OVNRaftStaleMember)\n",
+          id.c_str(), why->c_str());
+      continue;
+    }
     const auto kick = KickCommand(ctl, db, id);
     if (kick) {
       std::printf("    to remove %s, from a healthy member: %s\n", id.c_str(),
@@ -157,7 +196,16 @@ const char kEnvPrefix[] = "OVN_RAFT_REPORT_";
 struct ReportSettings {
   ExpectedCluster expected;
   std::chrono::milliseconds timeout{0};
+  std::string ca_file, cert_file, key_file;  // TLS; "" for none
+  std::string username, password_file;       // basic auth; "" for none
 };
+
+// A file flag: any path, checked when the report starts.
+std::optional<std::string> SetPath(std::string& field, const std::string& v) {
+  if (v.empty()) return "expected a file path";
+  field = v;
+  return std::nullopt;
+}
 
 const std::vector<Flag<ReportSettings>>& Table() {
   static const std::vector<Flag<ReportSettings>> table = [] {
@@ -170,15 +218,68 @@ const std::vector<Flag<ReportSettings>>& Table() {
                    r.timeout = *d;
                    return std::nullopt;
                  }});
+    t.push_back(
+        {.spec = {.name = "web.tls.ca-file",
+                  .help = "CA certificates (PEM) that verify the exporters' TLS certificates; "
+                          "else the system's.",
+                  .default_text = "unset"},
+         .set = [](ReportSettings& r, const std::string& v) { return SetPath(r.ca_file, v); }});
+    t.push_back(
+        {.spec = {.name = "web.tls.cert-file",
+                  .help = "Client certificate (PEM) for exporters that require one "
+                          "(client_auth_type); with --web.tls.key-file.",
+                  .default_text = "unset"},
+         .set = [](ReportSettings& r, const std::string& v) { return SetPath(r.cert_file, v); }});
+    t.push_back(
+        {.spec = {.name = "web.tls.key-file",
+                  .help = "Key (PEM) of the client certificate.",
+                  .default_text = "unset"},
+         .set = [](ReportSettings& r, const std::string& v) { return SetPath(r.key_file, v); }});
+    t.push_back({.spec = {.name = "web.basic-auth.username",
+                          .help = "User for the exporters' basic auth; with "
+                                  "--web.basic-auth.password-file.",
+                          .default_text = "unset"},
+                 .set = [](ReportSettings& r, const std::string& v) -> std::optional<std::string> {
+                   if (v.empty() || v.find(':') != std::string::npos) {
+                     return "expected a user name without ':'";
+                   }
+                   r.username = v;
+                   return std::nullopt;
+                 }});
+    t.push_back({.spec = {.name = "web.basic-auth.password-file",
+                          .help = "File holding the basic-auth password (as Prometheus' "
+                                  "password_file: white space around it ignored); never printed.",
+                          .default_text = "unset"},
+                 .set = [](ReportSettings& r, const std::string& v) {
+                   return SetPath(r.password_file, v);
+                 }});
     return t;
   }();
   return table;
 }
 
+// The exit statuses, for --help and the manual page.
+const std::vector<std::pair<int, std::string>>& ExitStatuses() {
+  static const std::vector<std::pair<int, std::string>> statuses = {
+      {kExitHealthy, "every exporter answered, every URL is trusted, every cluster is healthy"},
+      {kExitNeedsAttention, "a cluster needs attention, or an exporter could not be read"},
+      {kExitBadFlags, "bad flags, or a TLS or password file that cannot be used"},
+      {kExitUntrusted, "a URL is untrusted (an UNTRUSTED: line says why): not counted"},
+  };
+  return statuses;
+}
+
 std::string Usage() {
+  std::string exits;
+  for (const auto& [code, what] : ExitStatuses()) {
+    exits += "  " + std::to_string(code) + "  " + what + "\n";
+  }
   return "usage: ovn-raft-report [FLAGS] EXPORTER_URL...\n\n"
-         "Fetches every member's /status and prints the cluster-wide analysis; exits 1 when a\n"
-         "cluster is unhealthy.\n\nFlags (each also read from the environment variable shown):\n" +
+         "Fetches every member's /status and prints the cluster-wide analysis. Each URL speaks\n"
+         "for the one member its exporter reads: a URL whose /status contradicts itself (no\n"
+         "server or cluster ID, several members of one database), claims a member another URL\n"
+         "claims, or reads another cluster than most URLs is untrusted.\n\nExit status:\n" +
+         exits + "\nFlags (each also read from the environment variable shown):\n" +
          FlagsUsage(Specs(Table()), kEnvPrefix);
 }
 
@@ -194,38 +295,47 @@ std::string ReportManPage() {
       .description = {"Fetches /status from the ovn-raft-exporter of every member (each URL an "
                       "exporter's base, e.g. http://10.0.0.1:10476) and prints, per database, "
                       "what each member sees and whether they agree.",
-                      "Exits 0 when every member answered and agrees, 1 otherwise, 2 on bad "
-                      "flags."},
+                      "Each URL speaks for the one member its exporter reads: what it says of "
+                      "other members is evidence, never a vote, and a cluster/kick is advised "
+                      "only when the cluster's own leader, read through its own exporter, does "
+                      "not hear the member. A password in a URL is shown as xxxxx."},
       .version = kBuildVersion,
-      .sections = {{"See also", {"ovn-raft-exporter(1)"}}}};
+      .sections = {}};
+  std::vector<std::string> exits;
+  for (const auto& [code, what] : ExitStatuses())
+    exits.push_back(std::to_string(code) + ": " + what + ".");
+  page.sections.push_back({"Exit status", exits});
+  page.sections.push_back({"See also", {"ovn-raft-exporter(1)"}});
   return RenderManPage(page, ReportFlags(), kEnvPrefix);
 }
 
 namespace {
 
-using ReportsByDb = std::map<std::string, std::vector<MemberReport>>;
-
-// Every exporter's /status, by database; false when one could not be read (said on stdout).
-bool FetchAll(const std::vector<std::string>& urls, long timeout_ms, ReportsByDb& by_db) {
+// Every exporter's /status, decoded, one per URL (a URL given twice is read once); false when
+// one could not be read (said on stdout). URLs are shown without their userinfo.
+bool FetchAll(const std::vector<std::string>& urls, const HttpGetOptions& options,
+              std::vector<UrlStatus>& statuses) {
   bool all = true;
+  std::set<std::string> seen;
   for (const auto& url : urls) {
-    const auto body = FetchStatus(url, timeout_ms);
-    auto reports = body ? DecodeStatusJson(body.value(), url) : std::string{};
+    if (!seen.insert(url).second) continue;
+    const std::string shown = RedactedUrl(url);
+    const auto body = FetchStatus(url, options);
+    auto reports = body ? DecodeStatusJson(body.value(), shown) : std::string{};
     const std::string why = !body                     ? body.error()
                             : !reports                ? reports.error()
                             : reports.value().empty() ? "no database"
                                                       : "";
     if (!why.empty()) {
-      std::printf("%s: unreachable (%s)\n", TerminalText(url).c_str(), TerminalText(why).c_str());
+      std::printf("%s: unreachable (%s)\n", TerminalText(shown).c_str(), TerminalText(why).c_str());
       all = false;
       continue;
     }
     // Everything a /status says is shown escaped: from here on no string can act on the
     // terminal.
-    for (auto& r : reports.value()) {
-      MakeTerminalSafe(r);
-      by_db[r.db].push_back(std::move(r));
-    }
+    UrlStatus s{.url = TerminalText(shown), .reports = std::move(reports.value())};
+    for (auto& r : s.reports) MakeTerminalSafe(r);
+    statuses.push_back(std::move(s));
   }
   return all;
 }
@@ -248,24 +358,66 @@ void PrintMembers(const std::vector<MemberReport>& members) {
 }
 
 // The report of one database; true when nothing needs attention.
-bool ReportDatabase(const std::string& db, const std::vector<MemberReport>& members,
+bool ReportDatabase(const std::string& db, const TrustedDatabase& trusted,
                     const ExpectedCluster& expected) {
+  const auto& members = trusted.members;
   std::printf("\n%s\n", db.c_str());
   PrintMembers(members);
+  for (const auto& u : trusted.untrusted) {
+    std::printf("  UNTRUSTED: %s: %s; its entries are not counted%s%s\n", u.url.c_str(),
+                u.reason.c_str(), u.claimed.empty() ? "" : " (it claims ",
+                u.claimed.empty() ? "" : (Join(u.claimed) + ")").c_str());
+  }
   // Normal while an upgrade rolls through the members; not a reason to call the cluster
   // unhealthy, but worth a line once it is.
   if (const std::string mixed = MixedReleases(members); !mixed.empty()) {
     std::printf("  mixed Open vSwitch releases: %s\n", mixed.c_str());
   }
-  const auto clusters = AnalyzeConsensus(members, expected);
+  const ExpectedCluster size = ExpectedOf(expected, members);
+  if (size.size() == 0) {
+    std::printf(
+        "  size checks off: no expected size given to this report (--cluster.expected-members, "
+        "--cluster.expected-hosts) nor to any member's exporter\n");
+  }
+  const auto clusters = AnalyzeConsensus(members, size);
   if (clusters.size() > 1) {
     std::printf("  CLUSTER ID SPLIT: %zu cluster IDs among the members\n", clusters.size());
   }
   const std::string ctl = CtlPath(db, members);
-  for (const auto& c : clusters) PrintConsensus(db, ctl, c);
-  const auto problems = DatabaseProblems(members, clusters);
+  for (const auto& c : clusters) {
+    PrintConsensus(db, ctl, c, members,
+                   !trusted.cluster_id.empty() && c.cluster_id == trusted.cluster_id);
+  }
+  auto problems = DatabaseProblems(members, clusters);
+  if (clusters.empty() && trusted.untrusted.empty()) {
+    bool any_up = false;
+    for (const auto& m : members) any_up = any_up || m.up;
+    if (any_up) problems.push_back("no member reports a cluster ID");
+  }
   for (const auto& p : problems) std::printf("  needs attention: %s\n", p.c_str());
   return problems.empty();
+}
+
+// The HTTP options from the TLS and basic-auth flags, or why they cannot be used.
+Result<HttpGetOptions, std::string> ClientOptions(const ReportSettings& s) {
+  using R = Result<HttpGetOptions, std::string>;
+  HttpGetOptions o;
+  o.timeout_ms = static_cast<long>(s.timeout.count());
+  o.ca_file = s.ca_file;
+  o.cert_file = s.cert_file;
+  o.key_file = s.key_file;
+  if (s.cert_file.empty() != s.key_file.empty()) {
+    return R::Failure("--web.tls.cert-file and --web.tls.key-file go together");
+  }
+  if (s.username.empty() != s.password_file.empty()) {
+    return R::Failure("--web.basic-auth.username and --web.basic-auth.password-file go together");
+  }
+  if (!s.password_file.empty()) {
+    auto password = ReadPasswordFile(s.password_file);
+    if (!password) return R::Failure("--web.basic-auth.password-file: " + password.error());
+    o.user_password = s.username + ":" + password.value();
+  }
+  return o;
 }
 
 }  // namespace
@@ -274,26 +426,38 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
   const auto flags = ParseSettings(Table(), args, env, kEnvPrefix, true);
   if (flags.help) {
     std::cout << Usage();
-    return 0;
+    return kExitHealthy;
   }
   if (flags.version) {
     std::cout << VersionLine("ovn-raft-report") << "\n";
-    return 0;
+    return kExitHealthy;
   }
   for (const auto& w : flags.warnings) std::cerr << "ovn-raft-report: " << w << "\n";
   std::optional<std::string> error = flags.error;
   if (!error && flags.positional.empty()) error = "no exporter URL given";
+  std::optional<Result<HttpGetOptions, std::string>> options;
+  if (!error) {
+    options = ClientOptions(*flags.settings);
+    if (!*options) error = options->error();
+  }
   if (error) {
-    std::cerr << "ovn-raft-report: " << *error << "\n\n" << Usage();
-    return 2;
+    // Flags and their errors never hold a credential: the password is only in its file.
+    std::cerr << "ovn-raft-report: " << TerminalText(*error) << "\n\n" << Usage();
+    return kExitBadFlags;
   }
-  ReportsByDb by_db;
-  bool healthy =
-      FetchAll(flags.positional, static_cast<long>(flags.settings->timeout.count()), by_db);
-  for (const auto& [db, members] : by_db) {
-    healthy = ReportDatabase(db, members, flags.settings->expected) && healthy;
+  std::vector<UrlStatus> statuses;
+  bool healthy = FetchAll(flags.positional, options->value(), statuses);
+  bool untrusted = false;
+  for (const auto& [db, trusted] : SortByTrust(statuses)) {
+    healthy = ReportDatabase(db, trusted, flags.settings->expected) && healthy;
+    untrusted = untrusted || !trusted.untrusted.empty();
   }
-  return healthy ? 0 : 1;
+  if (untrusted) {
+    std::printf("\nuntrusted URLs above: their entries were not counted (exit %d)\n",
+                kExitUntrusted);
+    return kExitUntrusted;
+  }
+  return healthy ? kExitHealthy : kExitNeedsAttention;
 }
 
 }  // namespace ovn_raft

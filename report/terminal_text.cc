@@ -69,6 +69,9 @@ void MakeTerminalSafe(MemberReport& r) {
   std::set<std::string> established;
   for (const auto& id : r.established) established.insert(TerminalText(id));
   r.established = std::move(established);
+  std::set<std::string> hosts;  // kept sorted: ExpectedCluster looks hosts up by bisection
+  for (const auto& host : r.expected.hosts) hosts.insert(TerminalText(host));
+  r.expected.hosts.assign(hosts.begin(), hosts.end());
 }
 
 }  // namespace ovn_raft

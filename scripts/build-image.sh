@@ -112,7 +112,7 @@ smoke_test() {
   user=$("${bah[@]}" inspect --type image --format '{{.OCIv1.Config.User}}' "$image")
   expect "image runs as a non-root user by default ($user)" "$([ "$user" != "" ] && [ "$user" != 0 ]; echo $?)" "user '$user'"
   local label
-  for label in "version=$version" "revision=$revision" "title=ovn-raft-exporter"; do
+  for label in "version=$version" "revision=$revision" "title=ovn-raft-exporter" "licenses=Apache-2.0"; do
     out=$("${bah[@]}" inspect --type image --format \
       "{{index .OCIv1.Config.Labels \"org.opencontainers.image.${label%%=*}\"}}" "$image" 2>&1) || true
     expect "OCI label org.opencontainers.image.$label" "$([ "$out" = "${label#*=}" ]; echo $?)" "'$out'"

@@ -158,6 +158,9 @@ rules_check() { # promtool, the generated files, the mixin, the dashboards, the 
   run "mixin: alerts/ is generated from mixin/" bash scripts/generate-mixin.sh --check
   run "rule tests: generated from their scenarios" /usr/bin/python3 alerts/tests/make_tests.py --check
   run "promtool check rules" promtool check rules alerts/*.yaml
+  # Every golden page is a whole /metrics of the real binary: the naming lint sees each series.
+  run "promtool check metrics: golden pages" bash -c 'for f in tests/golden/*.prom; do
+    promtool check metrics <"$f" || { echo "in $f"; exit 1; }; done'
   run "alert lint" /usr/bin/python3 alerts/tests/lint_alerts.py
   run "dashboards" /usr/bin/python3 tests/dashboards/check_dashboards.py
   run "deploy fixtures" /usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
@@ -320,6 +323,8 @@ if [ "$tier" = all ]; then
   # log closes with "NAME: P passed, F failed" or ctest's summary, else the exit status counts
   # as one check).
   job package package
+  # A fresh clone built with the network cut, from civetweb's tarballs in a directory.
+  job offline bash tests/offline/build_test.sh
   job docs-full docs_full
 fi
 

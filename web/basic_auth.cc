@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "web/source_key.h"
 
@@ -40,13 +41,16 @@ int CostOf(const std::string& hash) {
   return (hash[4] - '0') * 10 + (hash[5] - '0');
 }
 
-// A bcrypt setting at the users' highest cost (10 without users) whose hash nothing matches.
-std::string DummyHash(const std::map<std::string, std::string>& users) {
-  int cost = users.empty() ? 10 : 4;
-  for (const auto& [user, hash] : users) cost = std::max(cost, CostOf(hash));
-  const std::string digits = std::to_string(cost);
-  return "$2y$" + std::string(cost < 10 ? "0" : "") + digits +
-         "$7Jm4gS9zcr6K/W4m2aHYl.2T0GJc5n2ZKWh38C5rM8rQbJ1nXo5bS";
+// For each distinct cost among the users, a bcrypt setting at that cost whose hash nothing
+// matches.
+std::map<int, std::string> Dummies(const std::map<std::string, std::string>& users) {
+  std::map<int, std::string> out;
+  for (const auto& [user, hash] : users) {
+    const int cost = CostOf(hash);
+    out[cost] = "$2y$" + std::string(cost < 10 ? "0" : "") + std::to_string(cost) +
+                "$7Jm4gS9zcr6K/W4m2aHYl.2T0GJc5n2ZKWh38C5rM8rQbJ1nXo5bS";
+  }
+  return out;
 }
 
 }  // namespace
@@ -72,15 +76,24 @@ std::string DecodeBase64(std::string_view text) {
 }
 
 BasicAuth::BasicAuth(std::map<std::string, std::string> users, std::chrono::milliseconds max_wait)
-    : users_(std::move(users)), max_wait_(max_wait), dummy_hash_(DummyHash(users_)) {}
+    : users_(std::move(users)), max_wait_(max_wait), dummies_(Dummies(users_)) {}
 
 void BasicAuth::Replace(std::map<std::string, std::string> users) {
   const std::lock_guard<std::mutex> lock(mu_);
   users_ = std::move(users);
-  dummy_hash_ = DummyHash(users_);
+  dummies_ = Dummies(users_);
   ++generation_;
-  verified_.clear();
-  trusted_.clear();
+  // A password verified against a hash the reload kept still matches it; priority goes with a
+  // user the reload kept, even under a new hash (a rotation: its scraper comes with the new
+  // password, and still goes first).
+  for (auto it = verified_.begin(); it != verified_.end();) {
+    const auto user = users_.find(it->second.user);
+    const bool kept = user != users_.end() && user->second == it->second.hash;
+    it = kept ? std::next(it) : verified_.erase(it);
+  }
+  for (auto it = trusted_.begin(); it != trusted_.end();) {
+    it = users_.count(it->second) ? std::next(it) : trusted_.erase(it);
+  }
 }
 
 std::size_t BasicAuth::users() const {
@@ -93,6 +106,11 @@ std::uint64_t BasicAuth::bcrypt_calls() const {
   return bcrypt_calls_;
 }
 
+std::uint64_t BasicAuth::bcrypt_work() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return bcrypt_work_;
+}
+
 int BasicAuth::checks_running() const {
   const std::lock_guard<std::mutex> lock(mu_);
   return checking_;
@@ -101,6 +119,11 @@ int BasicAuth::checks_running() const {
 int BasicAuth::peak_checks() const {
   const std::lock_guard<std::mutex> lock(mu_);
   return peak_checks_;
+}
+
+std::size_t BasicAuth::waiting() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return waiting_.size();
 }
 
 std::string BasicCredentials(std::string_view authorization) {
@@ -134,24 +157,43 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
   if (decoded.empty()) return AuthResult::kDenied;
   if (verified_.count(digest)) return AuthResult::kAllowed;
   if (busy_sources_.count(source)) return AuthResult::kThrottled;
+  const bool trusted = trusted_.count(source) > 0;
+  const auto mark = suspects_.find(source);
+  const bool suspect = !trusted && mark != suspects_.end() && now - mark->second < kSuspectFor;
+  const auto seen = trusted || suspect ? now : Seen(source, now);
   if (checking_ >= kMaxConcurrentChecks || !waiting_.empty()) {
-    // A trusted source is in line at most once (busy_sources_), so it never needs a bound.
-    const bool trusted = trusted_.count(source) > 0;
-    const auto suspect = suspects_.find(source);
-    if (!trusted && ((suspect != suspects_.end() && now - suspect->second < kSuspectFor) ||
-                     waiting_.size() >= kMaxWaiting)) {
-      return AuthResult::kThrottled;
+    if (suspect) return AuthResult::kThrottled;
+    if (!trusted) {
+      // At most kMaxWaiting untrusted sources wait (a trusted source is in line at most once,
+      // so it needs no bound). When they are that many, the one first seen earliest gives its
+      // place to a source seen later, or this one is refused.
+      std::size_t untrusted = 0;
+      auto earliest = waiting_.end();
+      for (auto w = waiting_.begin(); w != waiting_.end(); ++w) {
+        if (w->trusted) continue;
+        ++untrusted;
+        if (earliest == waiting_.end() || w->seen < earliest->seen) earliest = w;
+      }
+      if (untrusted >= kMaxWaiting) {
+        if (earliest->seen >= seen) return AuthResult::kThrottled;
+        waiting_.erase(earliest);
+        slot_freed_.notify_all();  // it finds itself out of line
+      }
     }
     const std::uint64_t ticket = next_ticket_++;
-    waiting_.push_back({ticket, trusted});
+    waiting_.push_back({ticket, trusted, seen});
     busy_sources_.insert(source);
+    bool out = false;
     const bool turn = slot_freed_.wait_until(lock, now + max_wait_, [&] {
-      return checking_ < kMaxConcurrentChecks && NextInLine() == ticket;
+      out = !InLine(ticket);
+      return out || (checking_ < kMaxConcurrentChecks && NextInLine() == ticket);
     });
-    waiting_.erase(std::find_if(waiting_.begin(), waiting_.end(),
-                                [ticket](const Waiter& w) { return w.ticket == ticket; }));
+    if (!out) {
+      waiting_.erase(std::find_if(waiting_.begin(), waiting_.end(),
+                                  [ticket](const Waiter& w) { return w.ticket == ticket; }));
+    }
     slot_freed_.notify_all();  // the next in line may go, or move up
-    if (!turn) {
+    if (!turn || out) {
       busy_sources_.erase(source);
       return AuthResult::kThrottled;
     }
@@ -164,15 +206,28 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
   }
   ++checking_;
   peak_checks_ = std::max(peak_checks_, checking_);
-  ++bcrypt_calls_;
   const std::uint64_t generation = generation_;
   const auto it = users_.find(user);
   const bool known = it != users_.end();
-  // Unknown users cost a bcrypt too, as dear as the dearest known one, so that response time
-  // does not tell which names exist.
-  const std::string hash = known ? it->second : dummy_hash_;
+  const std::string hash = known ? it->second : "";
+  // One bcrypt per distinct cost, in the same order whatever the name: the user's hash at its
+  // cost, one that matches nothing at every other (all of them for an unknown name), so that
+  // the time tells neither whether the name exists nor its cost.
+  std::vector<std::string> hashes;
+  std::size_t own = dummies_.size();  // the index of the user's hash; none for an unknown name
+  const int cost = known ? CostOf(hash) : -1;
+  for (const auto& [c, dummy] : dummies_) {
+    if (c == cost) own = hashes.size();
+    hashes.push_back(c == cost ? hash : dummy);
+  }
+  bcrypt_calls_ += hashes.size();
+  for (const auto& h : hashes) bcrypt_work_ += std::uint64_t{1} << CostOf(h);
   lock.unlock();
-  bool ok = BcryptMatches(password, hash) && known;
+  bool ok = false;
+  for (std::size_t i = 0; i < hashes.size(); ++i) {
+    const bool matched = BcryptMatches(password, hashes[i]);
+    if (i == own) ok = matched;
+  }
   lock.lock();
   --checking_;
   busy_sources_.erase(source);
@@ -193,18 +248,40 @@ AuthResult BasicAuth::Check(std::string_view authorization, const std::string& a
     return AuthResult::kDenied;
   }
   if (verified_.size() >= kMaxCached) verified_.clear();  // bounded; the right ones come back
-  verified_.insert(digest);
+  verified_[digest] = Proof{user, hash};
   if (trusted_.size() >= kMaxSources) trusted_.clear();
-  trusted_.insert(source);
+  trusted_[source] = user;
   suspects_.erase(source);
   return AuthResult::kAllowed;
 }
 
+// Trusted sources in order of arrival, then the source first seen last.
 std::uint64_t BasicAuth::NextInLine() const {
+  const Waiter* next = nullptr;
   for (const Waiter& w : waiting_) {
     if (w.trusted) return w.ticket;
+    if (next == nullptr || w.seen > next->seen) next = &w;
   }
-  return waiting_.front().ticket;
+  return next->ticket;
+}
+
+bool BasicAuth::InLine(std::uint64_t ticket) const {
+  return std::any_of(waiting_.begin(), waiting_.end(),
+                     [ticket](const Waiter& w) { return w.ticket == ticket; });
+}
+
+// When `source` was first seen; `now` for one seen only now. Bounded: past kMaxSources the
+// earliest seen is forgotten (seen again, it counts as new).
+std::chrono::steady_clock::time_point BasicAuth::Seen(const std::string& source,
+                                                      std::chrono::steady_clock::time_point now) {
+  if (const auto it = first_seen_.find(source); it != first_seen_.end()) return it->second;
+  if (first_seen_.size() >= kMaxSources) {
+    first_seen_.erase(
+        std::min_element(first_seen_.begin(), first_seen_.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; }));
+  }
+  first_seen_.emplace(source, now);
+  return now;
 }
 
 }  // namespace ovn_raft

@@ -1,7 +1,12 @@
 #include "web/http_server.h"
 
 #include <civetweb.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +18,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "base/strings.h"
 #include "web/cidr.h"
 #include "web/gzip.h"
 #include "web/listen_address.h"
@@ -73,6 +79,31 @@ int OnLog(const mg_connection*, const char* message) {
   }
   Log(LogLevel::kWarn, "http server", {{"error", message}});
   return 1;
+}
+
+// The descriptor of this process' socket listening on 127.0.0.1:`port`, or -1.
+int LoopbackListener(std::uint16_t port) {
+  DIR* dir = opendir("/proc/self/fd");
+  if (dir == nullptr) return -1;
+  int found = -1;
+  while (const dirent* entry = readdir(dir)) {
+    const auto fd = ParseUint(entry->d_name);
+    if (!fd || static_cast<int>(*fd) == dirfd(dir)) continue;
+    sockaddr_in addr{};
+    socklen_t len = sizeof(addr);
+    int listening = 0;
+    socklen_t flag_len = sizeof(listening);
+    if (getsockname(static_cast<int>(*fd), reinterpret_cast<sockaddr*>(&addr), &len) == 0 &&
+        addr.sin_family == AF_INET && ntohs(addr.sin_port) == port &&
+        addr.sin_addr.s_addr == htonl(INADDR_LOOPBACK) &&
+        getsockopt(static_cast<int>(*fd), SOL_SOCKET, SO_ACCEPTCONN, &listening, &flag_len) == 0 &&
+        listening) {
+      found = static_cast<int>(*fd);
+      break;
+    }
+  }
+  closedir(dir);
+  return found;
 }
 
 }  // namespace
@@ -145,6 +176,36 @@ int HttpServer::OnInitTls(void* ssl_ctx, void* user_data) {
   return static_cast<HttpServer*>(user_data)->tls_->Configure(ssl_ctx);
 }
 
+// civetweb has no way to be given a listening socket: it listens on loopback ports of its own
+// choosing, and each of its sockets is then replaced, descriptor number kept, by a passed one.
+// This runs after civetweb listens and before its accepting thread starts, so that thread only
+// ever polls the passed sockets.
+void HttpServer::OnInitContext(const mg_context* ctx) {
+  auto* self = static_cast<HttpServer*>(mg_get_user_data(ctx));
+  if (!self->inherited_.empty()) self->adopt_error_ = self->AdoptInherited(ctx);
+}
+
+std::optional<SetupError> HttpServer::AdoptInherited(const mg_context* ctx) {
+  std::vector<mg_server_port> bound(inherited_.size() + 1);
+  const int n = mg_get_server_ports(ctx, static_cast<int>(bound.size()), bound.data());
+  if (n != static_cast<int>(inherited_.size())) {
+    return SetupError{"civetweb listens on " + std::to_string(n) + " ports, not the " +
+                      std::to_string(inherited_.size()) + " sockets systemd passed"};
+  }
+  for (std::size_t i = 0; i < inherited_.size(); ++i) {
+    const int own = LoopbackListener(static_cast<std::uint16_t>(bound[i].port));
+    if (own < 0 || dup2(inherited_[i].fd, own) < 0) {
+      return SetupError{"cannot serve the socket systemd passed (" + inherited_[i].address +
+                        "): civetweb's own listening socket on 127.0.0.1:" +
+                        std::to_string(bound[i].port) + " was not found to replace"};
+    }
+    close(inherited_[i].fd);
+    fcntl(own, F_SETFD, FD_CLOEXEC);
+    inherited_[i].fd = own;
+  }
+  return std::nullopt;
+}
+
 std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& addresses,
                                             const HttpServerOptions& options) {
   tls_ = options.tls;
@@ -153,7 +214,17 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
   // port spec".
   const bool has_ipv6 = mg_check_feature(8) != 0;
   std::string ports, specs;
-  for (const auto& address : addresses) {
+  inherited_ = options.inherited;
+  for (const auto& socket : inherited_) {
+    if (socket.ipv6 && !has_ipv6) {
+      return SetupError{"cannot serve the socket systemd passed, " + socket.address +
+                        ": this build's civetweb has no IPv6; give the .socket unit an IPv4 "
+                        "address (ListenStream=0.0.0.0:PORT)"};
+    }
+    ports += std::string(ports.empty() ? "" : ",") + "127.0.0.1:0" + (tls_ ? "s" : "");
+    specs += (specs.empty() ? "" : ", ") + socket.address;
+  }
+  for (const auto& address : inherited_.empty() ? addresses : std::vector<ListenAddress>{}) {
     if (address.ipv6 && !has_ipv6) {
       return SetupError{"cannot listen on " + address.spec +
                         ": this build's civetweb has no IPv6 (mg_check_feature(8) is 0; Debian "
@@ -227,8 +298,18 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
   callbacks.begin_request = &HttpServer::OnRequest;
   callbacks.log_message = &OnLog;
   if (tls_ != nullptr) callbacks.init_ssl = &HttpServer::OnInitTls;
+  callbacks.init_context = &HttpServer::OnInitContext;
+  adopt_error_.reset();
   ctx_ = mg_start(&callbacks, this, options_array);
   if (!ctx_) return SetupError{"cannot listen on " + specs};
+  if (adopt_error_) {
+    Stop();
+    return adopt_error_;
+  }
+  if (!inherited_.empty()) {
+    port_ = inherited_.front().port;
+    return std::nullopt;
+  }
   mg_server_port bound[16];
   const int n = mg_get_server_ports(ctx_, 16, bound);
   port_ = n > 0 ? bound[0].port : 0;

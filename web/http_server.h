@@ -13,6 +13,7 @@
 
 #include "web/listen_address.h"
 #include "web/setup_error.h"
+#include "web/systemd_socket.h"
 
 struct mg_context;
 struct mg_connection;
@@ -44,6 +45,8 @@ struct HttpServerOptions {
   std::chrono::milliseconds request_timeout{0};  // to receive a request (one per connection)
   std::vector<std::string> allowed_sources;      // IPv4/IPv6 CIDRs; empty: everyone
   TlsContext* tls = nullptr;                     // HTTPS on every address when set
+  // --web.systemd-socket: served instead of the addresses (each already listening).
+  std::vector<InheritedSocket> inherited;
 };
 
 class HttpServer {
@@ -55,8 +58,9 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Listens on every address (port 0 picks a free one: see port()); an error when it cannot
-  // listen on one of them, or this build's civetweb lacks IPv6 or TLS where they are asked for.
+  // Listens on every address (port 0 picks a free one: see port()), or serves
+  // `options.inherited` instead when given; an error when it cannot listen on one of them, or
+  // this build's civetweb lacks IPv6 or TLS where they are asked for.
   std::optional<SetupError> Start(const std::vector<ListenAddress>& addresses,
                                   const HttpServerOptions& options);
   void Stop();
@@ -69,11 +73,15 @@ class HttpServer {
  private:
   static int OnRequest(::mg_connection* conn);
   static int OnInitTls(void* ssl_ctx, void* user_data);
+  static void OnInitContext(const ::mg_context* ctx);
+  std::optional<SetupError> AdoptInherited(const ::mg_context* ctx);
   Handler handler_;
   std::atomic<int> active_{0};
   std::atomic<bool> draining_{false};
   mg_context* ctx_ = nullptr;
   TlsContext* tls_ = nullptr;
+  std::vector<InheritedSocket> inherited_;
+  std::optional<SetupError> adopt_error_;
   int port_ = 0;
 };
 

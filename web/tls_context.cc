@@ -1,16 +1,23 @@
 #include "web/tls_context.h"
 
 #if OVN_RAFT_TLS
+#include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 
@@ -65,6 +72,38 @@ Stamp StampOf(const std::string& path) {
 
 int AcceptAnyCertificate(int, X509_STORE_CTX*) { return 1; }
 
+// SHA-256 of `text`, as bytes.
+std::string Digest(const std::string& text) {
+  unsigned char d[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), d);
+  return std::string(reinterpret_cast<const char*>(d), sizeof(d));
+}
+
+// Whether `cert` carries one of `allowed` as a DNS, e-mail, IP or URI SAN, compared exactly.
+bool HasAllowedSan(X509* cert, const std::vector<std::string>& allowed) {
+  auto* names =
+      static_cast<GENERAL_NAMES*>(X509_get_ext_d2i(cert, NID_subject_alt_name, nullptr, nullptr));
+  if (names == nullptr) return false;
+  bool found = false;
+  for (int i = 0; i < sk_GENERAL_NAME_num(names) && !found; ++i) {
+    const GENERAL_NAME* name = sk_GENERAL_NAME_value(names, i);
+    std::string value;
+    if (name->type == GEN_DNS || name->type == GEN_EMAIL || name->type == GEN_URI) {
+      const ASN1_IA5STRING* text = name->d.ia5;
+      value.assign(reinterpret_cast<const char*>(ASN1_STRING_get0_data(text)),
+                   static_cast<std::size_t>(ASN1_STRING_length(text)));
+    } else if (name->type == GEN_IPADD) {
+      value = GoIpString(ASN1_STRING_get0_data(name->d.ip),
+                         static_cast<std::size_t>(ASN1_STRING_length(name->d.ip)));
+    } else {
+      continue;
+    }
+    found = std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+  }
+  GENERAL_NAMES_free(names);
+  return found;
+}
+
 }  // namespace
 
 // Everything a handshake takes from the configuration, built whole (files read and parsed)
@@ -79,6 +118,8 @@ struct TlsSettings {
   STACK_OF(X509_NAME) * ca_names = nullptr;  // their names, sent in the request
   int verify_mode = SSL_VERIFY_NONE;
   SSL_verify_cb verify_callback = nullptr;
+  // Every session is made under, and resumed only under, the same one (see SessionContext).
+  unsigned char session_context[SHA256_DIGEST_LENGTH] = {};
 
   TlsSettings() = default;
   TlsSettings(const TlsSettings&) = delete;
@@ -93,6 +134,62 @@ struct TlsSettings {
 };
 
 namespace {
+
+// The settings one connection was given when its ClientHello arrived, held by the SSL itself
+// (ex_data) so that the callbacks later in its handshake see the same ones, whatever a reload
+// swaps in meanwhile.
+void FreeHeldSettings(void*, void* held, CRYPTO_EX_DATA*, int, long, void*) {
+  delete static_cast<std::shared_ptr<const TlsSettings>*>(held);
+}
+
+int SettingsIndex() {
+  static const int index = SSL_get_ex_new_index(0, nullptr, nullptr, nullptr, &FreeHeldSettings);
+  return index;
+}
+
+void HoldSettings(SSL* ssl, const std::shared_ptr<const TlsSettings>& settings) {
+  auto* held =
+      static_cast<std::shared_ptr<const TlsSettings>*>(SSL_get_ex_data(ssl, SettingsIndex()));
+  if (held != nullptr) {
+    *held = settings;  // a second ClientHello, after a HelloRetryRequest
+  } else {
+    SSL_set_ex_data(ssl, SettingsIndex(), new std::shared_ptr<const TlsSettings>(settings));
+  }
+}
+
+const TlsSettings* SettingsOf(const SSL* ssl) {
+  const auto* held =
+      static_cast<const std::shared_ptr<const TlsSettings>*>(SSL_get_ex_data(ssl, SettingsIndex()));
+  return held != nullptr ? held->get() : nullptr;
+}
+
+// client_allowed_sans on a full handshake: the chain verified, its leaf must carry one.
+int VerifyAllowedSans(int ok, X509_STORE_CTX* store) {
+  if (ok != 1 || X509_STORE_CTX_get_error_depth(store) != 0) return ok;
+  const auto* ssl = static_cast<const SSL*>(
+      X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()));
+  const TlsSettings* s = ssl != nullptr ? SettingsOf(ssl) : nullptr;
+  if (s == nullptr) return 0;
+  if (s->config.client_allowed_sans.empty() ||
+      HasAllowedSan(X509_STORE_CTX_get_current_cert(store), s->config.client_allowed_sans)) {
+    return 1;
+  }
+  X509_STORE_CTX_set_error(store, X509_V_ERR_APPLICATION_VERIFICATION);
+  return 0;
+}
+
+// What a session may be resumed under: the client certificate policy and the content (not
+// the paths) of the certificate and chain, and of the client CAs. The certificate names its
+// key, so a new key comes with a new certificate. A session made under other files or another
+// policy is never resumed: the client makes a full handshake, checked against what is there now.
+void SessionContext(const TlsServerConfig& c, const std::string& cert_text,
+                    const std::string& ca_text, unsigned char* out) {
+  std::string text = "ovn-raft-exporter session\n" + c.client_auth_type + "\n" + Digest(cert_text) +
+                     Digest(ca_text);
+  for (const auto& san : c.client_allowed_sans) text += Digest(san);
+  const std::string d = Digest(text);
+  std::memcpy(out, d.data(), d.size());
+}
 
 // The certificate (and chain), key and client CAs `config` names, read and checked, or why not.
 Result<std::shared_ptr<const TlsSettings>, std::string> BuildSettings(
@@ -134,9 +231,11 @@ Result<std::shared_ptr<const TlsSettings>, std::string> BuildSettings(
                       config.cert_file);
   }
 
+  std::string ca_content;
   if (!config.client_ca_file.empty()) {
     const auto ca_text = ReadBoundedFile(config.client_ca_file, kMaxTlsFileBytes, "client_ca_file");
     if (!ca_text) return R::Failure(ca_text.error());
+    ca_content = ca_text.value();
     s->ca_store = X509_STORE_new();
     s->ca_names = sk_X509_NAME_new_null();
     in = MemoryBio(ca_text.value());
@@ -163,7 +262,9 @@ Result<std::shared_ptr<const TlsSettings>, std::string> BuildSettings(
     s->verify_mode = SSL_VERIFY_PEER;
   } else if (type == "RequireAndVerifyClientCert") {
     s->verify_mode = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
+    if (!config.client_allowed_sans.empty()) s->verify_callback = &VerifyAllowedSans;
   }
+  SessionContext(config, cert_text.value(), ca_content, s->session_context);
   return std::shared_ptr<const TlsSettings>(std::move(s));
 }
 
@@ -179,19 +280,57 @@ void WarnIfExpired(const TlsSettings& s) {
 // OpenSSL refuses to resume a session of a server that asks for client certificates unless a
 // session ID context is set (alert 80, "session id context uninitialized"): clients that cache
 // sessions would fail every other connection. civetweb sets none when init_ssl configures the
-// context. It names the client certificate policy, so that a session made under one policy is
-// never resumed under another. `target` is an SSL_CTX or an SSL.
+// context. `target` is an SSL_CTX or an SSL.
 template <typename Target>
-bool SetSessionIdContext(const TlsServerConfig& c, Target* target) {
-  const std::string policy = "ovn-raft-exporter\n" + c.client_auth_type + "\n" + c.client_ca_file;
-  unsigned char id[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(policy.data()), policy.size(), id);
-  static_assert(sizeof(id) <= SSL_MAX_SID_CTX_LENGTH);
+bool SetSessionIdContext(const TlsSettings& s, Target* target) {
+  static_assert(sizeof(s.session_context) <= SSL_MAX_SID_CTX_LENGTH);
   if constexpr (std::is_same_v<Target, SSL_CTX>) {
-    return SSL_CTX_set_session_id_context(target, id, sizeof(id)) == 1;
+    return SSL_CTX_set_session_id_context(target, s.session_context, sizeof(s.session_context)) ==
+           1;
   } else {
-    return SSL_set_session_id_context(target, id, sizeof(id)) == 1;
+    return SSL_set_session_id_context(target, s.session_context, sizeof(s.session_context)) == 1;
   }
+}
+
+// Whether a full handshake under `s` now would accept the client certificate `session` was made
+// with: a resumption skips the certificate, so it is checked here, against the client CAs and
+// the clock of now. Only the leaf is kept in a session: a client whose chain needs the
+// intermediates it sent makes a full handshake instead.
+bool FullHandshakeWouldAccept(const TlsSettings& s, const SSL* ssl, SSL_SESSION* session) {
+  X509* peer = SSL_SESSION_get0_peer(session);
+  if (peer == nullptr) return (s.verify_mode & SSL_VERIFY_FAIL_IF_NO_PEER_CERT) == 0;
+  if (s.ca_store != nullptr) {
+    X509_STORE_CTX* store = X509_STORE_CTX_new();
+    bool ok = store != nullptr && X509_STORE_CTX_init(store, s.ca_store, peer, nullptr) == 1 &&
+              X509_STORE_CTX_set_default(store, "ssl_client") == 1;
+    if (ok) {
+      X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(store),
+                                       SSL_get_security_level(ssl));
+      ok = X509_verify_cert(store) == 1;
+    }
+    X509_STORE_CTX_free(store);
+    ERR_clear_error();
+    if (!ok) return false;
+  }
+  return s.config.client_allowed_sans.empty() || HasAllowedSan(peer, s.config.client_allowed_sans);
+}
+
+// A session ticket, decrypted (TLS 1.2 tickets and TLS 1.3 pre-shared keys alike): resumed only
+// when a full handshake would accept its client certificate now. Otherwise the client makes a
+// full handshake, and gets a new ticket if that succeeds.
+SSL_TICKET_RETURN OnTicketDecrypted(SSL* ssl, SSL_SESSION* session, const unsigned char*, size_t,
+                                    SSL_TICKET_STATUS status, void*) {
+  if (status == SSL_TICKET_FATAL_ERR_MALLOC || status == SSL_TICKET_FATAL_ERR_OTHER) {
+    return SSL_TICKET_RETURN_ABORT;
+  }
+  if (status != SSL_TICKET_SUCCESS && status != SSL_TICKET_SUCCESS_RENEW) {
+    return status == SSL_TICKET_NONE ? SSL_TICKET_RETURN_IGNORE : SSL_TICKET_RETURN_IGNORE_RENEW;
+  }
+  const TlsSettings* s = SettingsOf(ssl);
+  if (s == nullptr || !FullHandshakeWouldAccept(*s, ssl, session)) {
+    return SSL_TICKET_RETURN_IGNORE_RENEW;
+  }
+  return status == SSL_TICKET_SUCCESS ? SSL_TICKET_RETURN_USE : SSL_TICKET_RETURN_USE_RENEW;
 }
 
 // `s` onto one connection, before its version and cipher are chosen: a reload reaches every
@@ -221,13 +360,86 @@ bool ApplyToConnection(const TlsSettings& s, SSL* ssl) {
     SSL_set_client_CA_list(ssl, SSL_dup_CA_list(s.ca_names));
   }
   SSL_set_verify(ssl, s.verify_mode, s.verify_callback);
-  return SetSessionIdContext(c, ssl);
+  return SetSessionIdContext(s, ssl);
 }
 
 }  // namespace
 
 struct TlsContext::State {
   std::string web_config_file;  // "" when the configuration came from no file
+
+  // The keys that seal session tickets: made at random, never written anywhere, replaced every
+  // session lifetime (the previous key still opens the tickets it sealed, until they expire)
+  // and dropped, both, whenever the settings change, so that no ticket of before a reload is
+  // even opened.
+  struct TicketKey {
+    unsigned char name[16], cipher[32], mac[32];
+    std::chrono::steady_clock::time_point made;
+  };
+  std::mutex keys_mu;
+  TicketKey key_now{};
+  std::optional<TicketKey> key_before;
+
+  static bool NewKey(TicketKey& key) {
+    key.made = std::chrono::steady_clock::now();
+    return RAND_bytes(key.name, sizeof(key.name)) == 1 &&
+           RAND_bytes(key.cipher, sizeof(key.cipher)) == 1 &&
+           RAND_bytes(key.mac, sizeof(key.mac)) == 1;
+  }
+  bool DropTicketKeys() {
+    const std::lock_guard<std::mutex> lock(keys_mu);
+    key_before.reset();
+    return NewKey(key_now);
+  }
+
+  static int OnTicketKey(SSL* ssl, unsigned char* name, unsigned char* iv, EVP_CIPHER_CTX* cipher,
+                         EVP_MAC_CTX* mac, int seal) {
+    auto* self = static_cast<State*>(SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), ContextIndex()));
+    if (self == nullptr) return -1;
+    TicketKey key;
+    int found = 1;  // 1: the current key; 2: the previous one (the client gets a new ticket)
+    {
+      const std::lock_guard<std::mutex> lock(self->keys_mu);
+      if (seal) {
+        if (std::chrono::steady_clock::now() - self->key_now.made >= TlsContext::kSessionLifetime) {
+          self->key_before = self->key_now;
+          if (!NewKey(self->key_now)) return -1;
+        }
+        key = self->key_now;
+      } else if (std::memcmp(name, self->key_now.name, sizeof(key.name)) == 0) {
+        key = self->key_now;
+      } else if (self->key_before &&
+                 std::memcmp(name, self->key_before->name, sizeof(key.name)) == 0) {
+        key = *self->key_before;
+        found = 2;
+      } else {
+        return 0;  // sealed before a reload or long ago: a full handshake
+      }
+    }
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_KEY, key.mac, sizeof(key.mac)),
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, const_cast<char*>("SHA256"), 0),
+        OSSL_PARAM_construct_end()};
+    if (seal) {
+      std::memcpy(name, key.name, sizeof(key.name));
+      if (RAND_bytes(iv, EVP_CIPHER_get_iv_length(EVP_aes_256_cbc())) != 1 ||
+          EVP_EncryptInit_ex(cipher, EVP_aes_256_cbc(), nullptr, key.cipher, iv) != 1 ||
+          EVP_MAC_CTX_set_params(mac, params) != 1) {
+        return -1;
+      }
+      return 1;
+    }
+    if (EVP_DecryptInit_ex(cipher, EVP_aes_256_cbc(), nullptr, key.cipher, iv) != 1 ||
+        EVP_MAC_CTX_set_params(mac, params) != 1) {
+      return -1;
+    }
+    return found;
+  }
+
+  static int ContextIndex() {
+    static const int index = SSL_CTX_get_ex_new_index(0, nullptr, nullptr, nullptr, nullptr);
+    return index;
+  }
 
   // The settings handshakes use. The lock is held only to copy or swap the pointer: nothing
   // that reads a file or parses ever runs under it.
@@ -300,6 +512,11 @@ struct TlsContext::State {
       const std::lock_guard<std::mutex> lock(mu);
       current = std::move(fresh).value();
     }
+    // Tickets sealed before are not even opened now (the new session context would refuse
+    // them anyway).
+    if (!DropTicketKeys()) {
+      Log(LogLevel::kError, "TLS session ticket keys not replaced", {{"error", OpenSslError()}});
+    }
     Log(LogLevel::kInfo,
         config_changed ? "TLS configuration reloaded (tls_server_config changed)"
                        : "TLS certificate reloaded",
@@ -326,6 +543,7 @@ struct TlsContext::State {
 
   static int OnClientHello(SSL* ssl, int* alert, void* arg) {
     const auto settings = static_cast<State*>(arg)->Current();
+    HoldSettings(ssl, settings);
     if (!ApplyToConnection(*settings, ssl)) {
       ERR_clear_error();
       *alert = SSL_AD_INTERNAL_ERROR;
@@ -347,6 +565,7 @@ Result<std::unique_ptr<TlsContext>, SetupError> TlsContext::Create(
   if (!settings) return SetupError{settings.error()};
   WarnIfExpired(*settings.value());
   state->current = std::move(settings).value();
+  if (!state->DropTicketKeys()) return SetupError{"TLS session ticket keys: " + OpenSslError()};
   State* raw = state.get();
   state->reloader = std::thread([raw] { raw->Run(); });
   return std::unique_ptr<TlsContext>(new TlsContext(std::move(state)));
@@ -385,9 +604,20 @@ int TlsContext::Configure(void* ssl_ctx) {
     if (SSL_CTX_set1_verify_cert_store(ctx, s.ca_store) != 1) return fail("client_ca_file");
     SSL_CTX_set_client_CA_list(ctx, SSL_dup_CA_list(s.ca_names));
   }
-  if (!SetSessionIdContext(s.config, ctx)) return fail("session id context");
+  if (!SetSessionIdContext(s, ctx)) return fail("session id context");
   SSL_CTX_set_verify(ctx, s.verify_mode, s.verify_callback);
   SSL_CTX_set_client_hello_cb(ctx, &State::OnClientHello, state_.get());
+  // Sessions live only in tickets, sealed with the keys above and checked when they come back
+  // (OnTicketDecrypted): no server-side cache, whose session IDs would resume with no check.
+  // A client without ticket support makes a full handshake each time.
+  SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+  SSL_CTX_clear_options(ctx, SSL_OP_NO_TICKET);
+  SSL_CTX_set_timeout(ctx, static_cast<long>(kSessionLifetime.count()));
+  if (SSL_CTX_set_ex_data(ctx, State::ContextIndex(), state_.get()) != 1 ||
+      SSL_CTX_set_tlsext_ticket_key_evp_cb(ctx, &State::OnTicketKey) != 1 ||
+      SSL_CTX_set_session_ticket_cb(ctx, nullptr, &OnTicketDecrypted, nullptr) != 1) {
+    return fail("session tickets");
+  }
   return 1;
 }
 

@@ -1,5 +1,7 @@
 #include "web/tls_names.h"
 
+#include <cstdio>
+#include <cstring>
 #include <map>
 
 namespace ovn_raft {
@@ -40,6 +42,45 @@ std::optional<std::string> OpenSslGroup(const std::string& go_name) {
   if (go_name == "CurveP384") return "P-384";
   if (go_name == "CurveP521") return "P-521";
   return std::nullopt;
+}
+
+std::string GoIpString(const unsigned char* b, std::size_t size) {
+  static const unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  if (size == 16 && std::memcmp(b, kMapped, sizeof(kMapped)) == 0) {
+    b += 12;
+    size = 4;
+  }
+  if (size == 4) {
+    return std::to_string(b[0]) + "." + std::to_string(b[1]) + "." + std::to_string(b[2]) + "." +
+           std::to_string(b[3]);
+  }
+  if (size != 16) return "?";
+  int groups[8];
+  for (int i = 0; i < 8; ++i) groups[i] = b[2 * i] << 8 | b[2 * i + 1];
+  int best = -1, best_len = 0;
+  for (int i = 0; i < 8;) {
+    int j = i;
+    while (j < 8 && groups[j] == 0) ++j;
+    if (j - i > best_len) {
+      best = i;
+      best_len = j - i;
+    }
+    i = j == i ? i + 1 : j;
+  }
+  if (best_len < 2) best = -1;
+  std::string out;
+  char hex[8];
+  for (int i = 0; i < 8; ++i) {
+    if (i == best) {
+      out += "::";
+      i += best_len - 1;
+      continue;
+    }
+    if (!out.empty() && out.back() != ':') out += ':';
+    std::snprintf(hex, sizeof(hex), "%x", groups[i]);
+    out += hex;
+  }
+  return out;
 }
 
 }  // namespace ovn_raft

@@ -3,6 +3,7 @@
 // exporter-toolkit's TLS vocabulary (Go's crypto/tls names) translated to OpenSSL's. Pure, so
 // that a web config is checked the same way by every build, with or without TLS.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -16,5 +17,11 @@ std::optional<int> TlsVersionNumber(const std::string& go_name);
 std::optional<std::string> OpenSslCipher(const std::string& go_name);
 // "X25519" -> "X25519", "CurveP256" -> "P-256".
 std::optional<std::string> OpenSslGroup(const std::string& go_name);
+
+// An IP address of `size` bytes (4 or 16) as Go's net.IP.String() spells it, which is what
+// exporter-toolkit compares client_allowed_sans with: dotted IPv4 (also for an IPv4-mapped
+// IPv6 address), else lowercase hex groups, the first longest run of two or more zero groups
+// written "::". "?" for another size.
+std::string GoIpString(const unsigned char* bytes, std::size_t size);
 
 }  // namespace ovn_raft

@@ -25,9 +25,9 @@ SetupError Bad(int line, const std::string& what) {
 
 // "" when `hash` is a bcrypt hash this exporter will check, else why not: $2a$, $2b$ or $2y$,
 // a two-digit cost, and 53 characters of bcrypt's base64 (22 of salt, 31 of hash). A hash that
-// is not one would refuse every password; one with a huge cost would take each check slot
-// for minutes to hours.
-std::string BcryptProblem(const std::string& hash) {
+// is not one would refuse every password; one with a high cost would take each check slot
+// for seconds to hours.
+std::string BcryptProblem(const std::string& user, const std::string& hash) {
   if (hash.size() != 60 || hash[0] != '$' || hash[1] != '2' ||
       (hash[2] != 'a' && hash[2] != 'b' && hash[2] != 'y') || hash[3] != '$' || hash[6] != '$') {
     return "is not a bcrypt hash ($2a$, $2b$ or $2y$, cost, 53 characters; htpasswd -nBC 10)";
@@ -42,13 +42,70 @@ std::string BcryptProblem(const std::string& hash) {
   if (!cost || *cost < kMinBcryptCost || *cost > kMaxBcryptCost) {
     return "has bcrypt cost " + hash.substr(4, 2) + ", outside " + std::to_string(kMinBcryptCost) +
            " to " + std::to_string(kMaxBcryptCost) +
-           " (each step doubles the time of a check: cost 16 takes seconds)";
+           " (each step doubles the time of a check: above 12 a few requests hold every check "
+           "slot for seconds); hash the password again with: htpasswd -nBC " +
+           std::to_string(cost && *cost > kMaxBcryptCost ? kMaxBcryptCost : 10) + " " + user;
+  }
+  return "";
+}
+
+// One setting of rate_limit; "" when applied, else why not.
+std::string ApplyRateLimit(RateLimit& limit, const std::string& key, const std::string& value) {
+  if (key == "interval") {
+    const auto d = ParseGoDuration(value);
+    if (!d) {
+      return "rate_limit.interval \"" + value +
+             "\" is not a duration such as 1s or 250ms (0 turns the limit off)";
+    }
+    limit.interval = *d;
+  } else if (key == "burst") {
+    const auto n = ParseUint(value);
+    if (!n || *n > 1000000) return "rate_limit.burst must be a number from 0 to 1000000";
+    limit.burst = static_cast<int>(*n);
+  } else {
+    return "rate_limit." + key + " is not one of interval, burst";
   }
   return "";
 }
 
 bool IsListKey(const std::string& key) {
-  return key == "cipher_suites" || key == "curve_preferences";
+  return key == "cipher_suites" || key == "curve_preferences" || key == "client_allowed_sans";
+}
+
+std::vector<std::string>& ListOf(TlsServerConfig& tls, const std::string& key) {
+  if (key == "cipher_suites") return tls.cipher_suites;
+  if (key == "curve_preferences") return tls.curve_preferences;
+  return tls.client_allowed_sans;
+}
+
+// A control character (CR, LF, NUL...) in a value that ends up in a header or a comparison.
+bool HasControl(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\t') || u == 0x7f;
+  });
+}
+
+// "" when `name: value` may be in http_server_config.headers, else why not.
+std::string HeaderProblem(const std::map<std::string, std::string>& headers,
+                          const std::string& name, const std::string& value) {
+  const auto& known = ConfigurableHeaders();
+  const auto it = std::find_if(known.begin(), known.end(),
+                               [&](const ConfigurableHeader& h) { return name == h.name; });
+  if (it == known.end()) {
+    std::string names;
+    for (const auto& h : known) names += (names.empty() ? "" : ", ") + std::string(h.name);
+    return "HTTP header \"" + name + "\" can not be configured (only " + names + ")";
+  }
+  if (headers.count(name) != 0) return "HTTP header " + name + " is given twice";
+  if (HasControl(value)) return "HTTP header " + name + " has a control character in its value";
+  if (!it->values.empty() && !value.empty() &&
+      std::find(it->values.begin(), it->values.end(), value) == it->values.end()) {
+    std::string values;
+    for (const auto& v : it->values) values += (values.empty() ? "" : ", ") + v;
+    return "invalid value for " + name + ": \"" + value + "\", expected one of " + values;
+  }
+  return "";
 }
 
 // "[a, b]" -> {a, b}; a scalar is an error.
@@ -87,7 +144,7 @@ std::string ApplyTls(TlsServerConfig& tls, const std::string& key, const std::st
              "level)";
     }
     (key == "min_version" ? tls.min_version : tls.max_version) = value;
-  } else if (key == "cipher_suites" || key == "curve_preferences") {
+  } else if (IsListKey(key)) {
     // Every item is checked once, when it is read (ListItemProblem): not the whole list again.
   } else if (key == "prefer_server_cipher_suites") {
     if (value != "true" && value != "false") return key + " must be true or false";
@@ -116,6 +173,9 @@ std::string ListItemProblem(const std::string& key, const std::vector<std::strin
   if (key == "curve_preferences" && !OpenSslGroup(name)) {
     return "curve \"" + name + "\" is not X25519, CurveP256, CurveP384 or CurveP521";
   }
+  if (key == "client_allowed_sans" && (name.empty() || HasControl(name))) {
+    return "client_allowed_sans: an entry is empty or holds a control character";
+  }
   return "";
 }
 
@@ -133,6 +193,12 @@ std::string TlsProblem(const TlsServerConfig& tls) {
     return "client_ca_file is given but client_auth_type " + tls.client_auth_type +
            " does not verify client certificates (use RequireAndVerifyClientCert)";
   }
+  // A SAN proves who a client is only in a certificate that was verified, and only when one is
+  // required: exporter-toolkit also checks unverified ones, a promise of nothing.
+  if (!tls.client_allowed_sans.empty() && tls.client_auth_type != "RequireAndVerifyClientCert") {
+    return "client_allowed_sans needs client_auth_type RequireAndVerifyClientCert (a SAN in a "
+           "certificate nobody verified proves nothing)";
+  }
   if (*TlsVersionNumber(tls.min_version) > *TlsVersionNumber(tls.max_version)) {
     return "min_version " + tls.min_version + " is above max_version " + tls.max_version;
   }
@@ -141,12 +207,24 @@ std::string TlsProblem(const TlsServerConfig& tls) {
 
 }  // namespace
 
+const std::vector<ConfigurableHeader>& ConfigurableHeaders() {
+  static const std::vector<ConfigurableHeader> kHeaders = {
+      {"Strict-Transport-Security", {}},
+      {"X-Content-Type-Options", {"nosniff"}},
+      {"X-Frame-Options", {"deny", "sameorigin"}},
+      {"X-XSS-Protection", {}},
+      {"Content-Security-Policy", {}},
+  };
+  return kHeaders;
+}
+
 Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
   WebConfig config;
   std::istringstream in(text);
   std::string section;
   int number = 0;
-  std::string list_key;  // a block list being read ("- item" lines)
+  std::string list_key;                            // a block list being read ("- item" lines)
+  std::size_t headers_indent = std::string::npos;  // of "headers:", while its entries are read
   for (std::string raw; std::getline(in, raw);) {
     ++number;
     std::string_view line = raw;
@@ -156,8 +234,7 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
     const bool indented = line.front() == ' ' || line.front() == '\t';
     const std::string_view body = Trim(line);
     if (indented && body.front() == '-' && !list_key.empty()) {
-      auto& list =
-          list_key == "cipher_suites" ? config.tls->cipher_suites : config.tls->curve_preferences;
+      auto& list = ListOf(*config.tls, list_key);
       std::string item = Unquote(body.substr(1));
       if (auto problem = ListItemProblem(list_key, list, item); !problem.empty()) {
         return Bad(number, problem);
@@ -172,10 +249,11 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
     const std::string value = Unquote(body.substr(colon + 1));
     if (!indented) {
       section = key;
+      headers_indent = std::string::npos;
       if (key == "tls_server_config") {
         if (config.tls) return Bad(number, "tls_server_config is given twice");
         config.tls.emplace();
-      } else if (key != "basic_auth_users" && key != "http_server_config") {
+      } else if (key != "basic_auth_users" && key != "http_server_config" && key != "rate_limit") {
         return Bad(number, "unknown setting \"" + key + "\"");
       }
       if (!value.empty() && value != "{}") return Bad(number, key + " must be a mapping");
@@ -189,6 +267,10 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
         }
         auto list = FlowList(value);
         if (!list) return Bad(number, key + " must be a list");
+        // exporter-toolkit would refuse every client certificate.
+        if (list->empty() && key == "client_allowed_sans") {
+          return Bad(number, "client_allowed_sans lists no SAN: leave it out to allow any");
+        }
         std::vector<std::string> checked;
         for (auto& item : *list) {
           if (auto problem = ListItemProblem(key, checked, item); !problem.empty()) {
@@ -196,20 +278,42 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
           }
           checked.push_back(std::move(item));
         }
-        (key == "cipher_suites" ? config.tls->cipher_suites : config.tls->curve_preferences) =
-            std::move(checked);
+        ListOf(*config.tls, key) = std::move(checked);
       }
       if (auto problem = ApplyTls(*config.tls, key, value); !problem.empty()) {
         return Bad(number, problem);
       }
       continue;
     }
+    if (section == "http_server_config") {
+      const std::size_t indent = raw.find_first_not_of(" \t");
+      if (headers_indent != std::string::npos && indent > headers_indent) {
+        if (auto problem = HeaderProblem(config.headers, key, value); !problem.empty()) {
+          return Bad(number, problem);
+        }
+        config.headers.emplace(key, value);  // a blank value stays unset, as exporter-toolkit says
+        continue;
+      }
+      headers_indent = std::string::npos;
+      if (key == "headers" && (value.empty() || value == "{}")) {
+        if (value.empty()) headers_indent = indent;
+        continue;
+      }
+      // http2 would be a promise this server cannot keep.
+      return Bad(number, section + "." + key + " is not supported by this exporter" +
+                             (key == "headers" ? " as a flow mapping: one header a line" : ""));
+    }
+    if (section == "rate_limit") {
+      if (auto problem = ApplyRateLimit(config.rate_limit, key, value); !problem.empty()) {
+        return Bad(number, problem);
+      }
+      continue;
+    }
     if (section != "basic_auth_users") {
-      // http_server_config: headers and http2 would be promises this server cannot keep.
       return Bad(number, section + "." + key + " is not supported by this exporter");
     }
     if (key.empty() || value.empty()) return Bad(number, "expected USER: BCRYPT_HASH");
-    if (const std::string problem = BcryptProblem(value); !problem.empty()) {
+    if (const std::string problem = BcryptProblem(key, value); !problem.empty()) {
       return Bad(number, "the password hash of " + key + " " + problem);
     }
     if (!config.basic_auth_users.emplace(key, value).second) {
@@ -220,6 +324,12 @@ Result<WebConfig, SetupError> ParseWebConfig(const std::string& text) {
     if (const std::string problem = TlsProblem(*config.tls); !problem.empty()) {
       return SetupError{"web config: " + problem};
     }
+  }
+  // exporter-toolkit would then answer every request 429: surely not what was meant.
+  if (config.rate_limit.interval.count() > 0 && config.rate_limit.burst == 0) {
+    return SetupError{
+        "web config: rate_limit.burst is 0 with an interval: every request would be refused "
+        "(give burst: 1 or more, or interval: 0 for no limit)"};
   }
   return config;
 }

@@ -10,8 +10,15 @@
 //     client_ca_file: /etc/tls/ca.crt
 //     min_version: TLS12
 //     cipher_suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]
+//     client_allowed_sans: [prometheus.monitoring.svc]
+//   http_server_config:
+//     headers:
+//       X-Content-Type-Options: nosniff
 //   basic_auth_users:
 //     prometheus: $2y$10$...   # bcrypt hash (htpasswd -nBC 10 "" | tr -d ':\n')
+//   rate_limit:
+//     interval: 1s   # a Go duration; 0: no limit
+//     burst: 10
 //
 // What it cannot honour is refused with the reason, never ignored.
 
@@ -22,14 +29,16 @@
 #include <vector>
 
 #include "base/result.h"
+#include "web/rate_limiter.h"
 #include "web/setup_error.h"
 
 namespace ovn_raft {
 
-// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check still takes
-// seconds, not minutes (cost 31 would pin both check slots for hours).
+// bcrypt costs accepted: bcrypt's own minimum, and a maximum where one check still takes a
+// fraction of a second (each step doubles it: at 16 two requests fill both check slots for
+// seconds).
 constexpr unsigned kMinBcryptCost = 4;
-constexpr unsigned kMaxBcryptCost = 16;
+constexpr unsigned kMaxBcryptCost = 12;
 
 // The largest web config file read (a real one is well under a KiB per user), and the most
 // entries a cipher_suites or curve_preferences list may have (there are fewer suites and curves
@@ -49,13 +58,28 @@ struct TlsServerConfig {
   std::vector<std::string> cipher_suites;      // Go names; empty: OpenSSL's defaults
   std::vector<std::string> curve_preferences;  // Go names; empty: OpenSSL's defaults
   bool prefer_server_cipher_suites = true;
+  // A verified client certificate must carry one of these as a DNS, IP, e-mail or URI SAN,
+  // matched exactly as exporter-toolkit does; empty: any verified certificate.
+  std::vector<std::string> client_allowed_sans;
   bool operator==(const TlsServerConfig&) const = default;
 };
 
 struct WebConfig {
   std::map<std::string, std::string> basic_auth_users;  // user -> bcrypt hash
   std::optional<TlsServerConfig> tls;
+  // http_server_config.headers: added to every response. Only the headers exporter-toolkit
+  // lets users set (kConfigurableHeaders), with its allowed values where it names them.
+  std::map<std::string, std::string> headers;
+  RateLimit rate_limit;  // none unless given
 };
+
+// exporter-toolkit's configurable response headers and, for each, the only values accepted
+// (none listed: any value). Names are matched exactly, as exporter-toolkit does.
+struct ConfigurableHeader {
+  const char* name;
+  std::vector<std::string> values;
+};
+const std::vector<ConfigurableHeader>& ConfigurableHeaders();
 
 // Pure: parses the file's text. Fails closed: a hash that is not a usable bcrypt hash, or a
 // user listed twice, is an error, not a user nobody can log in as (or the last one kept).

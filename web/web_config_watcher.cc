@@ -8,8 +8,12 @@
 namespace ovn_raft {
 
 WebConfigWatcher::WebConfigWatcher(std::string path, BasicAuth& auth, Stamp loaded,
-                                   bool tls_at_start)
-    : path_(std::move(path)), auth_(auth), last_(loaded), tls_at_start_(tls_at_start) {}
+                                   bool tls_at_start, RateLimiter* rate_limiter)
+    : path_(std::move(path)),
+      auth_(auth),
+      rate_limiter_(rate_limiter),
+      last_(loaded),
+      tls_at_start_(tls_at_start) {}
 
 WebConfigWatcher::Stamp WebConfigWatcher::StampOf(const std::string& path) {
   struct stat st {};
@@ -55,6 +59,8 @@ void WebConfigWatcher::Load() {
   } else {
     const std::size_t users = web.value().basic_auth_users.size();
     auth_.Replace(std::move(web.value().basic_auth_users));
+    if (headers_ != nullptr) headers_->Replace(std::move(web.value().headers));
+    if (rate_limiter_ != nullptr) rate_limiter_->Set(web.value().rate_limit);
     Log(LogLevel::kInfo, "web config reloaded",
         {{"file", path_}, {"users", std::to_string(users)}});
     // The listeners were made plain at start: TLS cannot be turned on by a reload. (With TLS on,

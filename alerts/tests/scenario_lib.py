@@ -164,8 +164,8 @@ ALL_ALERTS = [
     "OVNRaftNoMajorityView", "OVNRaftQuorumLost", "OVNRaftQuorumAtRisk", "OVNRaftStaleMember",
     "OVNRaftMemberNotReporting", "OVNRaftMemberOnUnexpectedHost", "OVNRaftExpectedHostWithoutMember",
     "OVNRaftViewDiffersFromMajority", "OVNRaftHostClaimedByMultipleIDs", "OVNRaftTooManyMembers",
-    "OVNRaftTooFewMembers", "OVNRaftFrequentElections", "OVNRaftMemberCampaigning", "OVNRaftMemberStuckJoining",
-    "OVNRaftMemberDisconnected", "OVNRaftFollowerLagging", "OVNRaftCommitBacklogGrowing",
+    "OVNRaftTooFewMembers", "OVNRaftExpectedSizeUnknown", "OVNRaftFrequentElections", "OVNRaftMemberCampaigning",
+    "OVNRaftMemberStuckJoining", "OVNRaftMemberDisconnected", "OVNRaftFollowerLagging", "OVNRaftCommitBacklogGrowing",
     "OVNRaftApplyBacklogGrowing", "OVNRaftStatusNotUnderstood",
 ]
 CLUSTER = {"namespace": NS, "db": NB, "cluster_id": CID}

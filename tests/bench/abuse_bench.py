@@ -378,45 +378,127 @@ def password_flood_one_source(cached, tls=False):
                and rejected["auth_throttled"] > 0 and rejected["auth_failed"] > 0)
 
 
+def until_in(url, auth, tries=15):
+    """The scraper asks once a second until its right password gets in: (seconds, tries, how
+    many of them got 429), or (None, tries, 429s) when none did."""
+    start = time.monotonic()
+    throttled = 0
+    for n in range(1, tries + 1):
+        asked = time.monotonic()
+        code = fetch(url, auth)[1]
+        if code == 200:
+            return round(time.monotonic() - start, 1), n, throttled
+        throttled += code == 429
+        time.sleep(max(0.0, 1 - (time.monotonic() - asked)))
+    return None, tries, throttled
+
+
 def password_flood_many_sources():
+    """Wrong passwords from 300 rotating sources, guessing since before the scraper first asks:
+    right after a start, then after a reload (SIGHUP) that hashes the scraper's password anew
+    (its cached check no longer stands), under a flood from 300 sources never seen before. The
+    scraper asks once a second until it gets in."""
     web = web_config(os.path.join(WORK, "web.yml"))
     with Exporter(*databases(f"--web.config.file={web}")) as e:
         before = e.state()
-
+        pool = [f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(600)]
+        current = [pool[:300]]
+        turn = [0]
+        lock = threading.Lock()
         guesses = [0]
+        stop = threading.Event()
 
-        def flooder(i, stop):
+        def flooder(i, _):
             b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
-            while time.monotonic() < stop:
-                reply = exchange(f"127.0.0.{10 + i}", e.port,
-                                 f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode())
-                guesses[0] += bool(reply)  # answered: a guess the exporter had to weigh
+            request = f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode()
+            while not stop.is_set():
+                with lock:
+                    sources = current[0]
+                    source = sources[turn[0] % len(sources)]
+                    turn[0] += 1
+                guesses[0] += bool(exchange(source, e.port, request))
 
-        # How long the first right password takes is about a bcrypt per guessing source, which a
-        # loaded machine stretches; how many guesses were weighed before it is not. A source
-        # that guessed wrong is refused while the checks are busy or anyone waits, and weighed
-        # again only when no one does: the scraper asks again at once, so that it is in line.
-        threads = run_threads(40, flooder, 20)
-        start = time.monotonic()
-        first = None
-        while first is None and time.monotonic() - start < 18:
-            if fetch(e.url, "prom0:secret")[1] == 200:
-                first = round(time.monotonic() - start, 1)
-            else:
-                time.sleep(0.01)
+        threads = run_threads(64, flooder, 0)
+        time.sleep(2)  # every source has guessed by now: the scraper comes into a flood
+        started = until_in(e.url, "prom0:secret")
         weighed = counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": "auth_failed"},
-                          auth="prom0:secret") if first is not None else float("nan")
+                          auth="prom0:secret") if started[0] is not None else float("nan")
         fresh = [fetch(e.url, f"prom{i}:secret") for i in range(1, 10)]
         ok = sum(1 for _, c, _ in fresh if c == 200)
-        flooded = guesses[0]
+        # A reload under a flood from 300 sources it never saw: prom0's password hashed anew.
+        with lock:
+            current[0] = pool[300:]
+        time.sleep(2)
+        text = open(web).read().splitlines(keepends=True)
+        text[1] = "  prom0: " + crypt.crypt("secret", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)) + "\n"
+        write(web, "".join(text))
+        logged = open(e.log).read().count("web config reloaded")
+        e.proc.send_signal(signal.SIGHUP)
+        for _ in range(100):
+            if open(e.log).read().count("web config reloaded") > logged:
+                break
+            time.sleep(0.05)
+        reloaded = until_in(e.url, "prom0:secret")
+        stop.set()
         for t in threads:
             t.join()
-        record("40 sources guessing passwords, right after a start",
-               f"first right password in after {first} s and {weighed:.0f} wrong ones weighed,"
-               f" then {ok} of 9 fresh ones checked at once; {flooded} guesses meanwhile",
-               before, e.state(), "in within 18 s, at most 50 guesses weighed before (40 sources,"
-               " the checks under way); 9 of 9; over 100 guesses",
-               first is not None and weighed <= 50 and ok == 9 and flooded > 100)
+        flooded = guesses[0]
+        show = lambda r: (f"in after {r[0]} s, on try {r[1]} ({r[2]} got 429)" if r[0] is not None
+                          else f"not in after {r[1]} tries ({r[2]} got 429)")
+        record("300 sources guessing passwords, rotating: right after a start, then after a reload",
+               f"after a start, the flood on for 2 s: {show(started)}, {weighed:.0f} wrong ones"
+               f" weighed by then, then {ok} of 9 fresh ones checked at once; after a reload that "
+               f"hashed its password anew, 300 sources never seen: {show(reloaded)};"
+               f" {flooded} guesses meanwhile",
+               before, e.state(), "in within 3 tries after the start and after the reload; 9 of 9;"
+               " over 100 guesses",
+               started[0] is not None and started[1] <= 3 and reloaded[0] is not None
+               and reloaded[1] <= 3 and ok == 9 and flooded > 100)
+
+
+def password_flood_new_sources():
+    """The design's worst case: sources new to the exporter keep coming after the scraper first
+    asked, 40 of them, one every 50 ms, into a flood from 200 sources seen before. Each new one
+    goes before the scraper, once (then it is refused for a minute like the others)."""
+    web = web_config(os.path.join(WORK, "web.yml"))
+    with Exporter(*databases(f"--web.config.file={web}")) as e:
+        before = e.state()
+        active = [f"127.0.1.{n}" for n in range(1, 201)]
+        lock = threading.Lock()
+        turn = [0]
+        stop = threading.Event()
+
+        def flooder(i, _):
+            b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
+            request = f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode()
+            while not stop.is_set():
+                with lock:
+                    source = active[turn[0] % len(active)]
+                    turn[0] += 1
+                exchange(source, e.port, request)
+
+        def bring_new():
+            for n in range(1, 41):
+                with lock:
+                    active.append(f"127.0.2.{n}")
+                    turn[0] = len(active) - 1  # its first guess comes next
+                time.sleep(0.05)
+
+        threads = run_threads(64, flooder, 0)
+        time.sleep(2)
+        newcomer = threading.Thread(target=bring_new, daemon=True)
+        newcomer.start()
+        got = until_in(e.url, "prom0:secret", tries=20)
+        weighed = counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": "auth_failed"},
+                          auth="prom0:secret") if got[0] is not None else float("nan")
+        stop.set()
+        for t in threads + [newcomer]:
+            t.join()
+        text = (f"in after {got[0]} s, on try {got[1]} ({got[2]} got 429), {weighed:.0f} wrong ones"
+                f" weighed by then" if got[0] is not None else f"not in after {got[1]} tries")
+        record("40 sources new to the exporter, one every 50 ms from the scraper's first try, into a"
+               " flood from 200 it saw before", text, before, e.state(),
+               "in within 20 tries (each new source goes before it once)", got[0] is not None)
 
 
 def http10_pages():
@@ -517,6 +599,21 @@ def fails_closed(attack, args, expected, limits=None):
     message = re.sub(r"^ts=\S+ ", "", text[-1])[:100] if text else ""
     record(attack, f"exit {code}, {len(text)} line: `{message}`", None, None,
            f"exit {expected}, one line", code == expected and len(text) == 1)
+
+
+def refused_flag(attack, args, reason):
+    """A flag value that must stop the start: exit 2, the reason on the first line (the usage
+    follows)."""
+    e = Exporter(*databases(*args), wait=False)
+    try:
+        code = e.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        code = None
+        e.stop()
+    text = open(e.log).read().strip().splitlines()
+    first = text[0] if text else ""
+    record(attack, f"exit {code}: `{first[:100]}`", None, None, f"exit 2, the reason first",
+           code == 2 and reason in first)
 
 
 def hostile(mode, attack, up=None, timeout="2s"):
@@ -625,15 +722,18 @@ ATTACKS = {
     "password-cached": lambda: password_flood_one_source(True),
     "password-fresh": lambda: password_flood_one_source(False),
     "password-sources": password_flood_many_sources,
+    "password-new-sources": password_flood_new_sources,
     "http10": http10_pages,
     "short-deadline": short_deadline,
     "sigterm": sigterm_in_flight,
     "refused-log": refused_sources,
     "config-directory": lambda: fails_closed("a directory as --web.config.file",
                                              [f"--web.config.file={WORK}"], 2),
-    "config-cost": lambda: fails_closed("a bcrypt hash of cost 31 in the web config", [
-        "--web.config.file=" + write(os.path.join(WORK, "cost31.yml"),
-                                     "basic_auth_users:\n  prom: $2y$31$" + "a" * 53 + "\n")], 2),
+    "config-cost": lambda: fails_closed("a bcrypt hash of cost 13 in the web config", [
+        "--web.config.file=" + write(os.path.join(WORK, "cost13.yml"),
+                                     "basic_auth_users:\n  prom: $2y$13$" + "a" * 53 + "\n")], 2),
+    "sources-empty": lambda: refused_flag("an empty --web.allowed-sources (',, ,')",
+                                          ["--web.allowed-sources=,, ,"], "names no network"),
     "nofile-64": lambda: fails_closed("a descriptor limit of 64", [], 1,
                                       lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))),
     "nested": lambda: hostile("nested", "a reply nested 100,000 deep"),

@@ -484,9 +484,17 @@ class Checker:
             shutil.copy(src, root / "lib/systemd/system" / src.name)
         if m and not (root / "lib/systemd/system" / unit).exists():
             return [f"{unit}: no such unit in deploy/systemd"]
-        for prog in ("usr/bin/ovn-raft-exporter", "bin/kill"):
-            (root / prog).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(self.args.exporter if "ovn" in prog else "/bin/kill", root / prog)
+        # Every program the units run, from this host (the exporter from the build).
+        progs = {"/usr/bin/ovn-raft-exporter"}
+        for src in (ROOT / "deploy/systemd").glob("*.s*"):
+            for line in src.read_text().splitlines():
+                exe = re.match(r"Exec\w+=[-@:+!]*(/\S+)", line)
+                if exe:
+                    progs.add(exe.group(1))
+        for prog in sorted(progs):
+            dest_prog = root / prog.lstrip("/")
+            dest_prog.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(self.args.exporter if prog.endswith("/ovn-raft-exporter") else prog, dest_prog)
         dest = root / path.lstrip("/")
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(block.text)

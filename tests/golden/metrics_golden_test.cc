@@ -6,8 +6,6 @@
 // rewrites the files; review their diff like code.
 
 #include <gtest/gtest.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +19,7 @@
 #include <vector>
 
 #include "support/exporter_process.h"
-#include "support/fake_unix_server.h"
+#include "support/fake_ovsdb_server.h"
 #include "support/fixtures.h"
 #include "support/test_paths.h"
 
@@ -30,24 +28,6 @@ namespace {
 
 using testing::ExporterProcess;
 using testing::FakeUnixServer;
-
-std::string JsonString(const std::string& s) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-  return buffer.GetString();
-}
-
-std::string RequestId(const std::string& request) {
-  std::smatch m;
-  return std::regex_search(request, m, std::regex(R"("id"\s*:\s*(\d+))")) ? m[1].str() : "0";
-}
-
-std::string Method(const std::string& request) {
-  std::smatch m;
-  return std::regex_search(request, m, std::regex(R"re("method"\s*:\s*"([^"]*)")re")) ? m[1].str()
-                                                                                      : "";
-}
 
 // One database as a fake ovsdb-server shows it: on the unixctl socket its cluster/status text
 // (or garbage bytes to every request), its memory/show, storage status and release, and, when
@@ -61,7 +41,7 @@ struct FakeDatabase {
   std::string storage = "status: ok";
 
   std::string UnixctlReply(const std::string& request) const {
-    const std::string method = Method(request);
+    const std::string method = testing::RequestMethod(request);
     if (method == "memory/show") return memory;
     if (method == "ovsdb-server/get-db-storage-status") return storage;
     if (method == "version") return "ovsdb-server (Open vSwitch) 3.1.0\n";
@@ -73,15 +53,13 @@ class FakeOvsdb {
  public:
   explicit FakeOvsdb(const FakeDatabase& db) {
     ctl_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
-      FakeUnixServer::WriteAll(fd, db.garbage ? std::string("\x01\xfe not json at all")
-                                              : R"({"id":)" + RequestId(request) + R"(,"result":)" +
-                                                    JsonString(db.UnixctlReply(request)) +
-                                                    R"(,"error":null})");
+      FakeUnixServer::WriteAll(fd, db.garbage
+                                       ? std::string("\x01\xfe not json at all")
+                                       : testing::ReplyText(request, db.UnixctlReply(request)));
     });
     if (db.row) {
       sock_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
-        FakeUnixServer::WriteAll(fd, R"({"id":)" + RequestId(request) + R"(,"result":[{"rows":[)" +
-                                         *db.row + R"(]}],"error":null})");
+        FakeUnixServer::WriteAll(fd, testing::ReplyJson(request, "[{\"rows\":[" + *db.row + "]}]"));
       });
     }
     flag_ = "--ovsdb.database=" + db.name + "=" + ctl_->path() + (sock_ ? "," + sock_->path() : "");

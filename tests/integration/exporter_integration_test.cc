@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <set>
 #include <thread>
@@ -20,6 +22,8 @@
 #include "support/exposition.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
+#include "support/shell.h"
+#include "support/silencing_proxy.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft {
@@ -239,6 +243,110 @@ TEST(ExporterIntegrationTest, HungAndMissingDatabasesHideNothingElse) {
   EXPECT_EQ(e.Get("/readyz").status, 503);
 }
 
+// A server that answers everything but `version`, or everything but `memory/show` (a proxy in
+// front of a real one): the call left unanswered costs only itself. Every other series is on
+// every page, the first included; only the first scrape waits for the silent call, which is
+// not asked again in the server's session for a while.
+TEST(ExporterIntegrationTest, AnUnansweredVersionOrMemoryShowCostsOnlyItself) {
+  RaftCluster c(1);
+  for (const std::string silenced : {"version", "memory/show"}) {
+    SCOPED_TRACE(silenced);
+    testing::SilencingProxy proxy(c.Ctl(1, "nb"), silenced);
+    ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + proxy.path() + "," + c.Sock(1, "nb"),
+                       "--ovsdb.timeout=1s", "--ovsdb.min-interval=0",
+                       "--ovsdb.server-facts-interval=0"});
+    const auto d = Db("nb");
+    std::string seconds;
+    for (int i = 0; i < 6; ++i) {
+      const auto r = e.Get();
+      ASSERT_EQ(r.status, 200);
+      seconds += (i ? ", " : "") + std::to_string(r.seconds).substr(0, 5);
+      const Exposition x(r.body);
+      EXPECT_EQ(x.Value("ovn_raft_up", d), 1) << "scrape " << i;
+      EXPECT_TRUE(x.Value("ovn_raft_ovsdb_server_seen_since_timestamp_seconds", d)) << i;
+      EXPECT_TRUE(x.Value("ovn_raft_log_uncompacted_since_timestamp_seconds", d)) << i;
+      EXPECT_TRUE(x.Value("ovn_raft_storage_ok", d)) << i;
+      if (silenced == "version") {
+        EXPECT_FALSE(x.Value("ovn_raft_ovsdb_server_build_info", d)) << i;
+        EXPECT_TRUE(x.Value("ovn_raft_ovsdb_cells", d)) << i;
+      } else {
+        EXPECT_EQ(x.Label("ovn_raft_ovsdb_server_build_info", "version", d), OvsdbServerRelease())
+            << i;
+        EXPECT_FALSE(x.Value("ovn_raft_ovsdb_cells", d)) << i;  // left unanswered, not asked again
+      }
+      if (i > 0) {
+        EXPECT_LT(r.seconds, 0.5) << "scrape " << i << " waited for the silent call";
+      }
+    }
+    std::printf("[ figures  ] %s never answered: 6 scrapes took %s s\n", silenced.c_str(),
+                seconds.c_str());
+    EXPECT_EQ(proxy.requests(silenced), 1);
+    EXPECT_EQ(proxy.requests("cluster/status"), 6);
+  }
+}
+
+// curl as a scraper whose scrape timeout is `timeout` seconds (sent as Prometheus sends it, and
+// given up after it, as Prometheus does): the status (0 when it gave up), seconds and page.
+struct ScraperPage {
+  int status = 0;
+  double seconds = 0;
+  std::string body;
+};
+ScraperPage ScrapeWithin(const ExporterProcess& e, const std::string& timeout) {
+  const std::string file = "/tmp/ovn-raft-page-" + std::to_string(getpid()) + ".txt";
+  const std::string out = testing::Shell(
+      "curl -s -o " + file + " -w '%{http_code} %{time_total}' --max-time " + timeout +
+      " -H 'X-Prometheus-Scrape-Timeout-Seconds: " + timeout + "' '" + e.Url() + "'");
+  ScraperPage p;
+  std::sscanf(out.c_str(), "%d %lf", &p.status, &p.seconds);
+  std::ifstream in(file);
+  p.body.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::remove(file.c_str());
+  return p;
+}
+
+// A member whose NB server hangs (SIGSTOP), scraped with a timeout (1 s) shorter than
+// --ovsdb.timeout (2 s): every page answers within the scraper's deadline, its healthy SB (the
+// SB leader) up, NB up 0 with the reason; back to back (scrapes that find the round of the one
+// before in flight) and at the scraper's own pace of one a second.
+TEST(ExporterIntegrationTest, AHungDatabaseNeverFailsThePageWithinTheScrapersDeadline) {
+  RaftCluster c(3);
+  const int m = c.Leader("sb");
+  ASSERT_GT(m, 0);
+  ExporterProcess e(DatabaseFlags(c, m));  // the defaults: --ovsdb.timeout=2s, min interval 1s
+  ASSERT_EQ(Scrape(e).Value("ovn_raft_up", Db("nb")), 1);
+  std::string pid = testing::Shell("cat " + c.dir() + "/m" + std::to_string(m) + "/nb.pid");
+  while (!pid.empty() && pid.back() == '\n') pid.pop_back();
+  ASSERT_EQ(system(("kill -STOP " + pid).c_str()), 0);
+  struct Resume {
+    std::string pid;
+    ~Resume() { EXPECT_EQ(system(("kill -CONT " + pid).c_str()), 0); }
+  } resume{pid};
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // past --ovsdb.min-interval
+  std::string seconds;
+  const auto check = [&](int i) {
+    const auto p = ScrapeWithin(e, "1");
+    seconds += (i ? ", " : "") + std::to_string(p.seconds).substr(0, 5);
+    EXPECT_EQ(p.status, 200) << "scrape " << i;
+    EXPECT_LT(p.seconds, 1.0) << "scrape " << i;
+    const Exposition x(p.body);
+    EXPECT_EQ(x.Value("ovn_raft_up", Db("sb")), 1) << "scrape " << i;
+    EXPECT_EQ(x.Value("ovn_raft_role", {{"db", "OVN_Southbound"}, {"role", "leader"}}), 1) << i;
+    EXPECT_EQ(x.Value("ovn_raft_up", Db("nb")), 0) << "scrape " << i;
+  };
+  for (int i = 0; i < 6; ++i) check(i);  // back to back
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 6; i < 12; ++i) {  // one a second
+    std::this_thread::sleep_until(start + std::chrono::seconds(i - 6));
+    check(i);
+  }
+  std::printf("[ figures  ] NB stopped, scrape timeout 1 s: 12 pages in %s s\n", seconds.c_str());
+  const Exposition x(ScrapeWithin(e, "1").body);
+  EXPECT_GE(x.Value("ovn_raft_exporter_errors_total",
+                    {{"db", "OVN_Northbound"}, {"reason", "scrape_timeout"}}),
+            1);
+}
+
 TEST(ExporterIntegrationTest, StandaloneDatabaseIsNotClustered) {
   char dir[] = "/tmp/ovn-raft-standalone.XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
@@ -417,6 +525,55 @@ TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched
   const auto page = e.Get("/status").body;
   EXPECT_NE(page.find("\"files_tried\":[\"" + db + "\"]"), std::string::npos) << page;
   EXPECT_NE(page.find("\"path\":\"" + db + "/ovnnb_db.db\""), std::string::npos) << page;
+  std::system(("rm -rf " + std::string(dir)).c_str());
+}
+
+// --ovsdb.database for NB alone, as kolla's example gives it: SB, where ovn-ctl puts its sockets,
+// is still read; where it is nowhere to be found, one log line says it is not read and the flag
+// that reads it.
+TEST(ExporterIntegrationTest, OneGivenDatabaseKeepsTheOtherDiscovered) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-rundir.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string run = std::string(dir) + "/run", empty = std::string(dir) + "/empty";
+  ASSERT_EQ(mkdir(run.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir(empty.c_str(), 0755), 0);
+  ASSERT_EQ(symlink(c.Ctl(1, "sb").c_str(), (run + "/ovnsb_db.ctl").c_str()), 0);
+  ASSERT_EQ(symlink(c.Sock(1, "sb").c_str(), (run + "/ovnsb_db.sock").c_str()), 0);
+  const std::string nb =
+      "--ovsdb.database=OVN_Northbound=" + c.Ctl(1, "nb") + "," + c.Sock(1, "nb");
+
+  setenv("OVN_RUNDIR", run.c_str(), 1);
+  ExporterProcess found({nb, "--ovsdb.min-interval=0"});
+  setenv("OVN_RUNDIR", empty.c_str(), 1);
+  ExporterProcess alone({nb, "--ovsdb.min-interval=0"});
+  unsetenv("OVN_RUNDIR");
+
+  const auto both = Scrape(found);
+  EXPECT_EQ(both.Value("ovn_raft_up", Db("nb")), 1.0);
+  EXPECT_EQ(both.Value("ovn_raft_up", Db("sb")), 1.0);
+  const auto one = Scrape(alone);
+  EXPECT_EQ(one.Value("ovn_raft_up", Db("nb")), 1.0);
+  EXPECT_FALSE(one.Value("ovn_raft_up", Db("sb")).has_value());
+
+  const auto log = [](const ExporterProcess& e) {
+    std::ifstream in(e.log_path());
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_NE(log(found).find("msg=\"OVN database sockets found\" dir=" + run +
+                            " databases=OVN_Southbound"),
+            std::string::npos)
+      << log(found);
+  const std::string said = log(alone);
+  const auto line = said.find("database not read");
+  ASSERT_NE(line, std::string::npos) << said;
+  const std::string one_line = said.substr(line, said.find('\n', line) - line);
+  EXPECT_NE(one_line.find("db=OVN_Southbound"), std::string::npos) << one_line;
+  EXPECT_NE(one_line.find("to_read_it=\"--ovsdb.database=OVN_Southbound=" + empty +
+                          "/ovnsb_db.ctl," + empty + "/ovnsb_db.sock\""),
+            std::string::npos)
+      << one_line;
+  EXPECT_EQ(said.find("db=OVN_Northbound"), std::string::npos) << said;
   std::system(("rm -rf " + std::string(dir)).c_str());
 }
 

@@ -25,8 +25,10 @@
 #include "raft_cluster.h"
 #include "support/exporter_process.h"
 #include "support/exposition.h"
+#include "support/fake_http_server.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
+#include "support/report_process.h"
 #include "support/shell.h"
 #include "support/test_paths.h"
 
@@ -34,111 +36,9 @@ namespace ovn_raft {
 namespace {
 
 using testing::ExporterProcess;
+using testing::FakeHttpServer;
 using testing::FakeUnixServer;
-
-// An HTTP server on 127.0.0.1 that answers every request with `body`, or, with `endless`, with
-// a body that never ends (until the client goes).
-class FakeHttpServer {
- public:
-  FakeHttpServer(std::string body, bool endless) : body_(std::move(body)), endless_(endless) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-    socklen_t len = sizeof(addr);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-    listen(fd_, 16);
-    thread_ = std::thread([this] { Run(); });
-  }
-  ~FakeHttpServer() {
-    stopping_ = true;
-    shutdown(fd_, SHUT_RDWR);
-    thread_.join();
-    close(fd_);
-  }
-  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-
- private:
-  void Run() {
-    while (!stopping_) {
-      pollfd p{fd_, POLLIN, 0};
-      if (poll(&p, 1, 100) <= 0) continue;
-      const int c = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (c < 0) continue;
-      char buf[4096];
-      std::string request;
-      while (request.find("\r\n\r\n") == std::string::npos) {
-        const ssize_t n = recv(c, buf, sizeof(buf), 0);
-        if (n <= 0) break;
-        request.append(buf, static_cast<size_t>(n));
-      }
-      std::string head =
-          "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n";
-      if (!endless_) head += "Content-Length: " + std::to_string(body_.size()) + "\r\n";
-      head += "\r\n";
-      bool open = Send(c, head) && Send(c, body_);
-      const std::string chunk(1 << 16, ' ');
-      while (endless_ && open && !stopping_) open = Send(c, chunk);
-      close(c);
-    }
-  }
-  static bool Send(int fd, const std::string& data) {
-    std::size_t at = 0;
-    while (at < data.size()) {
-      const ssize_t n = send(fd, data.data() + at, data.size() - at, MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      at += static_cast<std::size_t>(n);
-    }
-    return true;
-  }
-  std::string body_;
-  bool endless_;
-  int fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stopping_{false};
-  std::thread thread_;
-};
-
-struct Run {
-  int exit = -1;
-  std::string out;
-  long max_rss_kib = 0;
-};
-
-// The real ovn-raft-report with `args`: its exit status, stdout and peak resident memory.
-Run RunReport(const std::vector<std::string>& args) {
-  Run r;
-  const std::string report = testing::ReportBinary();
-  if (report.empty()) return r;
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return r;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(pipe_fds[1], 1);
-    close(pipe_fds[0]);
-    std::vector<std::string> all = {report};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  close(pipe_fds[1]);
-  char buf[4096];
-  for (ssize_t n; (n = read(pipe_fds[0], buf, sizeof(buf))) > 0;) {
-    r.out.append(buf, static_cast<size_t>(n));
-  }
-  close(pipe_fds[0]);
-  int status = 0;
-  rusage usage{};
-  wait4(pid, &status, 0, &usage);
-  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.max_rss_kib = usage.ru_maxrss;
-  return r;
-}
+using testing::RunReport;
 
 // A unixctl reply carrying `text` as a JSON string (raw bytes kept, as a hostile server sends).
 std::string IdOf(const std::string& request) {

@@ -12,20 +12,13 @@
 namespace ovn_raft::testing {
 
 RaftCluster::RaftCluster(int members) : members_(members) {
-  char tmpl[] = "/tmp/ovn-raft-it.XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp");
-  dir_ = tmpl;
   // Two ports of this process's own block (NB, SB), so that clusters of tests running side by
   // side never meet.
   base_port_ = TakePorts(2);
-  Run("start " + dir_ + " " + std::to_string(members) + " " + std::to_string(base_port_));
+  Run("start " + dir() + " " + std::to_string(members) + " " + std::to_string(base_port_));
 }
 
-RaftCluster::~RaftCluster() {
-  Run("stop " + dir_);
-  const std::string rm = "rm -rf " + dir_;
-  if (system(rm.c_str()) != 0) perror("rm");
-}
+RaftCluster::~RaftCluster() { Run("stop " + dir()); }
 
 std::string RaftCluster::Run(const std::string& args, const std::string& env) const {
   const std::string command = env + ScriptsDir() + "/raft-cluster.sh " + args;
@@ -43,23 +36,23 @@ std::string RaftCluster::Run(const std::string& args, const std::string& env) co
 }
 
 std::string RaftCluster::Ctl(int member, const std::string& db) const {
-  return dir_ + "/m" + std::to_string(member) + "/" + db + ".ctl";
+  return dir() + "/m" + std::to_string(member) + "/" + db + ".ctl";
 }
 std::string RaftCluster::Sock(int member, const std::string& db) const {
-  return dir_ + "/m" + std::to_string(member) + "/" + db + ".sock";
+  return dir() + "/m" + std::to_string(member) + "/" + db + ".sock";
 }
 std::string RaftCluster::DbName(const std::string& db) {
   return db == "nb" ? "OVN_Northbound" : "OVN_Southbound";
 }
 int RaftCluster::Leader(const std::string& db) const {
-  const std::string out = Run("leader " + dir_ + " " + db);
+  const std::string out = Run("leader " + dir() + " " + db);
   return out.empty() ? 0 : std::stoi(out);
 }
 std::string RaftCluster::StatusLine(int member, const std::string& db,
                                     const std::string& prefix) const {
   std::string out;
   try {
-    out = Run("status " + dir_ + " " + std::to_string(member) + " " + db);
+    out = Run("status " + dir() + " " + std::to_string(member) + " " + db);
   } catch (const std::runtime_error&) {
     return "";
   }
@@ -71,50 +64,50 @@ std::string RaftCluster::StatusLine(int member, const std::string& db,
 std::string RaftCluster::ServerId(int member, const std::string& db) const {
   return StatusLine(member, db, "Server ID: ").substr(0, 4);
 }
-void RaftCluster::Kill(int member) { Run("kill " + dir_ + " " + std::to_string(member)); }
-void RaftCluster::Restart(int member) { Run("restart " + dir_ + " " + std::to_string(member)); }
+void RaftCluster::Kill(int member) { Run("kill " + dir() + " " + std::to_string(member)); }
+void RaftCluster::Restart(int member) { Run("restart " + dir() + " " + std::to_string(member)); }
 void RaftCluster::Restart(int member, const std::string& ovs_bin_dir) {
-  Run("restart " + dir_ + " " + std::to_string(member), "OVS_BIN_DIR='" + ovs_bin_dir + "' ");
+  Run("restart " + dir() + " " + std::to_string(member), "OVS_BIN_DIR='" + ovs_bin_dir + "' ");
 }
 void RaftCluster::RestartFresh(int member) {
-  Run("restart-fresh " + dir_ + " " + std::to_string(member));
+  Run("restart-fresh " + dir() + " " + std::to_string(member));
 }
-void RaftCluster::Split(int member) { Run("split " + dir_ + " " + std::to_string(member)); }
-void RaftCluster::Add(int member) { Run("add " + dir_ + " " + std::to_string(member)); }
-void RaftCluster::Cut(int member) { Run("cut " + dir_ + " " + std::to_string(member)); }
-void RaftCluster::Heal() { Run("heal " + dir_); }
+void RaftCluster::Split(int member) { Run("split " + dir() + " " + std::to_string(member)); }
+void RaftCluster::Add(int member) { Run("add " + dir() + " " + std::to_string(member)); }
+void RaftCluster::Cut(int member) { Run("cut " + dir() + " " + std::to_string(member)); }
+void RaftCluster::Heal() { Run("heal " + dir()); }
 void RaftCluster::Leave(int member, const std::string& db) {
-  Run("leave " + dir_ + " " + std::to_string(member) + " " + db);
+  Run("leave " + dir() + " " + std::to_string(member) + " " + db);
 }
 void RaftCluster::Disk(int member, const std::string& db, const std::string& size) {
-  Run("disk " + dir_ + " " + std::to_string(member) + " " + db + " " + size);
+  Run("disk " + dir() + " " + std::to_string(member) + " " + db + " " + size);
 }
 void RaftCluster::Lead(int member, const std::string& db) {
-  Run("lead " + dir_ + " " + std::to_string(member) + " " + db);
+  Run("lead " + dir() + " " + std::to_string(member) + " " + db);
 }
 void RaftCluster::Fill(int member, const std::string& db) {
-  Run("fill " + dir_ + " " + std::to_string(member) + " " + db);
+  Run("fill " + dir() + " " + std::to_string(member) + " " + db);
 }
 void RaftCluster::FillFollower(int member, const std::string& db, const std::string& pause) {
-  Run("fill-follower " + dir_ + " " + std::to_string(member) + " " + db + " " + pause);
+  Run("fill-follower " + dir() + " " + std::to_string(member) + " " + db + " " + pause);
 }
 void RaftCluster::Load(const std::string& db, int seconds, const std::string& pause) const {
-  Run("load " + dir_ + " " + db + " " + std::to_string(seconds) + " " + pause);
+  Run("load " + dir() + " " + db + " " + std::to_string(seconds) + " " + pause);
 }
-void RaftCluster::Unload() const { Run("unload " + dir_); }
+void RaftCluster::Unload() const { Run("unload " + dir()); }
 void RaftCluster::SlowDisk(int member, const std::string& db, int microseconds) {
-  Run("slow-disk " + dir_ + " " + std::to_string(member) + " " + db + " " +
+  Run("slow-disk " + dir() + " " + std::to_string(member) + " " + db + " " +
       std::to_string(microseconds));
 }
 void RaftCluster::FastDisk(int member, const std::string& db) {
-  Run("fast-disk " + dir_ + " " + std::to_string(member) + " " + db);
+  Run("fast-disk " + dir() + " " + std::to_string(member) + " " + db);
 }
 void RaftCluster::Shutdown(int member, const std::string& db) {
-  Run("shutdown " + dir_ + " " + std::to_string(member) + " " + db);
+  Run("shutdown " + dir() + " " + std::to_string(member) + " " + db);
 }
 void RaftCluster::RestartDatabase(int member, const std::string& db) {
-  Run("restart " + dir_ + " " + std::to_string(member) + " " + db);
+  Run("restart " + dir() + " " + std::to_string(member) + " " + db);
 }
-void RaftCluster::Wait() { Run("wait " + dir_); }
+void RaftCluster::Wait() { Run("wait " + dir()); }
 
 }  // namespace ovn_raft::testing

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "support/temp_dir.h"
+
 namespace ovn_raft::testing {
 
 class RaftCluster {
@@ -55,14 +57,14 @@ class RaftCluster {
   void RestartDatabase(int member, const std::string& db);  // its db server alone, same ID
   void Wait();
   int members() const { return members_; }
-  const std::string& dir() const { return dir_; }
+  const std::string& dir() const { return dir_.path(); }
 
  private:
   std::string Run(const std::string& args, const std::string& env = "") const;
   // The rest of the first line of the member's cluster/status that starts with `prefix`.
   std::string StatusLine(int member, const std::string& db, const std::string& prefix) const;
 
-  std::string dir_;
+  TempDir dir_{"ovn-raft-it"};  // removed after the members stop
   int members_;
   int base_port_;
 };

@@ -3,7 +3,9 @@
 # srwxr-x--- 65534:65534, as Kube-OVN v1.13+ runs it. The exporter run the way the rendered
 # Kube-OVN pod runs it (uid and gid 65534, no capabilities) reads both databases; run as root
 # without capabilities it is refused, and its log and /status name the socket's owner, its own
-# uid and capabilities, and the setting to change.
+# uid and capabilities, and the setting to change where it runs: the securityContext in a
+# container (KUBERNETES_SERVICE_HOST set), the unit's User= under systemd (INVOCATION_ID set,
+# as systemd sets it for a service).
 #   socket_owner_test.sh EXPORTER_BINARY
 set -euo pipefail
 exporter=$1
@@ -32,10 +34,12 @@ done
 
 # No capability in any set, as `capabilities: {drop: [ALL]}` leaves a container.
 nocaps=(setpriv --inh-caps=-all --bounding-set=-all)
+# Where it runs is told only by the variables each run sets.
+where=(env -u INVOCATION_ID -u JOURNAL_STREAM -u KUBERNETES_SERVICE_HOST)
 run() { # NAME PORT SETPRIV_ARGS...: starts the exporter, waits until it answers
   local name=$1 p=$2
   shift 2
-  "${nocaps[@]}" "$@" "$exporter" --web.listen-address="127.0.0.1:$p" --ovsdb.min-interval=0 \
+  "${nocaps[@]}" "$@" "${where[@]}" "$exporter" --web.listen-address="127.0.0.1:$p" --ovsdb.min-interval=0 \
     --ovsdb.database="OVN_Northbound=$dir/c/m1/nb.ctl,$dir/c/m1/nb.sock" \
     --ovsdb.database="OVN_Southbound=$dir/c/m1/sb.ctl,$dir/c/m1/sb.sock" >"$dir/$name.log" 2>&1 &
   pids+=($!)
@@ -48,6 +52,7 @@ metrics=$(curl -s "http://127.0.0.1:$((port + 10))/metrics")
 echo "as 65534:65534 without capabilities: $(grep -c '^ovn_raft_up{.*} 1$' <<<"$metrics") of 2 databases up"
 [ "$(grep -c '^ovn_raft_up{.*} 1$' <<<"$metrics")" = 2 ] || fail "not both databases up: $(grep ^ovn_raft_up <<<"$metrics")"
 
+where+=(KUBERNETES_SERVICE_HOST=10.96.0.1)
 run root $((port + 11)) --reuid=0 --regid=0 --clear-groups
 metrics=$(curl -s "http://127.0.0.1:$((port + 11))/metrics")
 grep -q '^ovn_raft_up{db="OVN_Northbound"} 0$' <<<"$metrics" || fail "root without capabilities read the socket"
@@ -62,4 +67,20 @@ for want in "srwxr-x--- 65534:65534" "runs as 0:0" "without capabilities" "runAs
   [[ "$status" == *"$want"* ]] || fail "/status lacks \"$want\""
   [[ "$log" == *"$want"* ]] || fail "the log lacks \"$want\""
 done
-echo "socket owner: 2 passed, 0 failed"
+
+# Under systemd: the same refusal names the unit's User=, by the owner's name, and a drop-in.
+owner=$(getent passwd 65534 | cut -d: -f1)
+group=$(getent group 65534 | cut -d: -f1)
+where=(env -u JOURNAL_STREAM -u KUBERNETES_SERVICE_HOST INVOCATION_ID=0123456789abcdef0123456789abcdef)
+run systemd $((port + 12)) --reuid=0 --regid=0 --clear-groups
+status=$(curl -s "http://127.0.0.1:$((port + 12))/status" | jq -r '.databases[0].error.message')
+echo "under systemd, as root without capabilities, /status says: $status"
+sleep 0.5
+log=$(grep -m1 permission_denied "$dir/systemd.log" || true)
+for want in "srwxr-x--- 65534:65534" "set User=${owner:-65534} and Group=${group:-65534}" \
+  "systemctl edit ovn-raft-exporter"; do
+  [[ "$status" == *"$want"* ]] || fail "/status under systemd lacks \"$want\""
+  [[ "$log" == *"$want"* ]] || fail "the log under systemd lacks \"$want\""
+done
+[[ "$status" != *securityContext* ]] || fail "/status under systemd names the securityContext"
+echo "socket owner: 3 passed, 0 failed"

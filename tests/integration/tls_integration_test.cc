@@ -56,6 +56,11 @@ class Certificates {
     Issue("next", common_name, "ca", "-extfile san.ext");
     Sh("mv next.key server.key && mv next.crt server.crt");
   }
+  // A client certificate from ca with the subjectAltName `san` (openssl's syntax).
+  void IssueWithSan(const std::string& name, const std::string& san) const {
+    std::ofstream(Path(name + ".ext")) << "subjectAltName=" << san << "\n";
+    Issue(name, "prometheus", "ca", "-extfile " + name + ".ext");
+  }
   std::string WebConfig(const std::string& extra) const {
     const std::string path = Path("web-" + std::to_string(configs_++) + ".yml");
     std::ofstream(path) << "tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n"
@@ -383,6 +388,68 @@ TEST(TlsIntegrationTest, PrometheusScrapesOverTlsWithAClientCertificateOnIpv6) {
       port, value("up{job=\"tls\"}"), value("up{job=\"no-client-cert\"}"));
   kill(prometheus, SIGTERM);
   waitpid(prometheus, nullptr, 0);
+}
+
+// client_allowed_sans: of certificates from the trusted CA, only those with an allowed DNS, IP,
+// e-mail or URI SAN get in, IPv6 compared as Go spells it; and http_server_config.headers on
+// every response, replaced when the file changes.
+TEST(TlsIntegrationTest, AllowedSansAndConfiguredHeaders) {
+  Certificates c;
+  c.IssueWithSan("by-dns", "DNS:prometheus.monitoring.svc");
+  c.IssueWithSan("by-ip", "IP:fd00:0:0:0:0:0:0:7");
+  c.IssueWithSan("by-uri", "URI:spiffe://cluster.local/ns/monitoring/sa/prometheus");
+  c.IssueWithSan("by-email", "email:ops@example.org");
+  c.IssueWithSan("elsewhere", "DNS:grafana.monitoring.svc,IP:fd00::8,email:dev@example.org");
+  const std::string web = c.WebConfig(
+      "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.crt\n"
+      "  client_allowed_sans:\n    - prometheus.monitoring.svc\n    - fd00::7\n"
+      "    - spiffe://cluster.local/ns/monitoring/sa/prometheus\n    - ops@example.org\n"
+      "http_server_config:\n  headers:\n    X-Frame-Options: deny\n"
+      "    Content-Security-Policy: default-src 'none'\n");
+  const int port = testing::FreePort();
+  const std::string url = "https://127.0.0.1:" + std::to_string(port) + "/healthz";
+  ExporterProcess e({"--web.listen-address=127.0.0.1:" + std::to_string(port),
+                     "--web.config.file=" + web, "--ovsdb.database=OVN_Northbound=/nonexistent"},
+                    port, [&](int) { return Curl(url, Client(c, "by-dns")).code == "200"; });
+  for (const std::string name : {"by-dns", "by-ip", "by-uri", "by-email"}) {
+    const auto r = Curl(url, Client(c, name) + " --tlsv1.2 --tls-max 1.2");
+    EXPECT_EQ(r.code, "200") << name << "\n" << r.out;
+    EXPECT_EQ(Curl(url, Client(c, name) + " --tlsv1.3").code, "200") << name;
+  }
+  // Trusted, but without an allowed SAN (or with none at all): the handshake fails.
+  for (const std::string name : {"elsewhere", "client"}) {
+    for (const std::string version : {"--tlsv1.2 --tls-max 1.2", "--tlsv1.3"}) {
+      const auto r = Curl(url, Client(c, name) + " " + version);
+      EXPECT_NE(r.code, "200") << name << " " << version << "\n" << r.out;
+    }
+  }
+  const auto page = Curl(url, Client(c, "by-dns") + " -D -");
+  EXPECT_NE(page.out.find("X-Frame-Options: deny\r\n"), std::string::npos) << page.out;
+  EXPECT_NE(page.out.find("Content-Security-Policy: default-src 'none'\r\n"), std::string::npos)
+      << page.out;
+  std::printf(
+      "[ tls ] client_allowed_sans: DNS, IP, URI and e-mail SANs admitted, others "
+      "refused; headers on /healthz\n");
+  // A reload of the file replaces the headers (the file is looked at on requests past
+  // /healthz, as for basic auth).
+  const std::string landing = "https://127.0.0.1:" + std::to_string(port) + "/";
+  std::ofstream(web + ".new") << "tls_server_config:\n  cert_file: server.crt\n  key_file: "
+                                 "server.key\n  client_auth_type: RequireAndVerifyClientCert\n"
+                                 "  client_ca_file: ca.crt\n  client_allowed_sans: "
+                                 "[prometheus.monitoring.svc]\nhttp_server_config:\n  headers:\n"
+                                 "    X-Content-Type-Options: nosniff\n";
+  std::rename((web + ".new").c_str(), web.c_str());
+  EXPECT_TRUE(testing::Eventually(
+      [&] {
+        const auto r = Curl(landing, Client(c, "by-dns") + " -D -");
+        return r.out.find("X-Content-Type-Options: nosniff") != std::string::npos &&
+               r.out.find("X-Frame-Options") == std::string::npos;
+      },
+      10));
+  // ... and the reloaded list of SANs applies to the next handshake.
+  EXPECT_TRUE(
+      testing::Eventually([&] { return Curl(url, Client(c, "by-email")).code != "200"; }, 10));
+  EXPECT_EQ(Curl(url, Client(c, "by-dns")).code, "200");
 }
 
 }  // namespace

@@ -1,19 +1,25 @@
 // The files the exporter reloads, swapped for what would hang or flood it: a FIFO, a
 // 1 GiB sparse file, a 30,000-line cipher list, as certificate, key and web config. Scrapes over
 // TLS and plain HTTP keep answering within a second, SIGTERM still stops the process, and the
-// last good state holds. Real curl and openssl; a fake ovsdb-server (its replies do not matter
-// here). Only in builds with -DOVN_RAFT_CIVETWEB=source.
+// last good state holds. Then TLS sessions saved by a client and offered again after the client
+// CA was swapped or the client certificate expired: never resumed, where a full handshake is
+// refused. Real curl and openssl s_client; a fake ovsdb-server (its replies do not matter here).
+// Only in builds with -DOVN_RAFT_CIVETWEB=source.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "support/eventually.h"
 #include "support/exporter_process.h"
 #include "support/fake_unix_server.h"
 #include "support/fixtures.h"
@@ -214,6 +220,180 @@ TEST_F(TlsReloadTest, AChangedTlsServerConfigIsApplied) {
   EXPECT_EQ(TlsScrape(port, "--tlsv1.3"), "200");
   const std::string log = ReadAll(e.log_path());
   EXPECT_NE(log.find("TLS configuration reloaded"), std::string::npos) << log;
+}
+
+// A CA, another CA, the exporter's certificate and client certificates, made with the openssl
+// command line; `openssl ca` dates a certificate to the second, so one can expire mid-test.
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/ovn-raft-tlssession.XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    dir_ = dir;
+    Sh("printf '[ca]\\ndefault_ca=d\\n[d]\\ndatabase=index.txt\\nnew_certs_dir=.\\nserial=serial\\n"
+       "default_md=sha256\\npolicy=p\\ncopy_extensions=copy\\n[p]\\ncommonName=supplied\\n' > "
+       "ca.cnf && touch index.txt && echo 01 > serial && echo 'unique_subject = no' > "
+       "index.txt.attr");
+    for (const char* ca : {"ca", "other-ca"}) {
+      Key(ca);
+      Sh(std::string("openssl req -x509 -new -key ") + ca + ".key -out " + ca +
+         ".crt -days 2 -subj /CN=" + ca);
+    }
+    Sh("echo subjectAltName=IP:127.0.0.1 > san.ext");
+    Key("server");
+    Sh("openssl req -new -key server.key -out server.csr -subj /CN=exporter && openssl x509 -req "
+       "-in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -out server.crt "
+       "-extfile san.ext");
+    Issue("client", "-days 2");
+    // The client CA the exporter reads, a copy: swapped in place as a Secret update does.
+    Sh("cp ca.crt client-ca.crt");
+    std::ofstream(Path("web.yml")) << "tls_server_config:\n  cert_file: server.crt\n  key_file: "
+                                      "server.key\n  client_auth_type: "
+                                      "RequireAndVerifyClientCert\n  client_ca_file: "
+                                      "client-ca.crt\n";
+  }
+  void TearDown() override { Shell("rm -rf " + dir_); }
+
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  void Sh(const std::string& command) const {
+    int code = 0;
+    const std::string out = Shell("cd " + dir_ + " && " + command, &code);
+    ASSERT_EQ(code, 0) << command << "\n" << out;
+  }
+  void Key(const std::string& name) const {
+    Sh("openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out " + name + ".key");
+  }
+  // A client certificate from ca, valid as `validity` says (openssl ca's -days or -enddate).
+  void Issue(const std::string& name, const std::string& validity) const {
+    Key(name);
+    Sh("openssl req -new -key " + name + ".key -out " + name + ".csr -subj /CN=prometheus && " +
+       "openssl ca -batch -config ca.cnf -cert ca.crt -keyfile ca.key -in " + name + ".csr -out " +
+       name + ".crt -notext " + validity);
+  }
+
+  std::unique_ptr<ExporterProcess> Start(const FakeUnixServer& ovsdb) const {
+    const int port = testing::FreePort();
+    return std::make_unique<ExporterProcess>(
+        std::vector<std::string>{"--web.listen-address=127.0.0.1:" + std::to_string(port),
+                                 "--web.config.file=" + Path("web.yml"),
+                                 "--ovsdb.database=OVN_Northbound=" + ovsdb.path()},
+        port, [this](int p) { return Curl(p, "client").find("HTTP=200") != std::string::npos; });
+  }
+
+  // A full handshake with client certificate `client`: curl's output, ending in HTTP=<code>.
+  std::string Curl(int port, const std::string& client) const {
+    return Shell("curl -sS --max-time 10 -o /dev/null -w 'HTTP=%{http_code}' --cacert " +
+                 Path("ca.crt") + " --cert " + Path(client + ".crt") + " --key " +
+                 Path(client + ".key") + " https://127.0.0.1:" + std::to_string(port) + "/metrics");
+  }
+
+  // openssl s_client asking for /metrics with client certificate `client` over TLS `version`
+  // (-tls1_2, -tls1_3), saving its session to `session` ("out") or offering it ("in").
+  struct Handshake {
+    bool reused = false;  // "Reused, TLSv1.x": the saved session was resumed
+    bool served = false;  // the page came: HTTP/1.1 200
+    std::string out;
+  };
+  Handshake SClient(int port, const std::string& client, const std::string& version,
+                    const std::string& session, const std::string& direction) const {
+    Handshake h;
+    h.out = Shell(
+        "printf 'GET /metrics HTTP/1.0\\r\\n\\r\\n' | timeout 10 openssl s_client "
+        "-connect 127.0.0.1:" +
+        std::to_string(port) + " -CAfile " + Path("ca.crt") + " -cert " + Path(client + ".crt") +
+        " -key " + Path(client + ".key") + " -ign_eof " + version + " -sess_" + direction + " " +
+        Path(session));
+    h.reused = h.out.find("Reused, TLSv1.") != std::string::npos;
+    h.served = h.out.find("HTTP/1.1 200") != std::string::npos;
+    return h;
+  }
+
+  // Waits for the exporter's TLS reloader to log its `n`th reload.
+  static bool Reloaded(const ExporterProcess& e, int n) {
+    return testing::Eventually(
+        [&] {
+          const std::string log = ReadAll(e.log_path());
+          int count = 0;
+          for (auto at = log.find("TLS certificate reloaded"); at != std::string::npos;
+               at = log.find("TLS certificate reloaded", at + 1)) {
+            ++count;
+          }
+          return count >= n;
+        },
+        10);
+  }
+
+  std::string dir_;
+};
+
+const char* const kVersions[] = {"-tls1_2", "-tls1_3"};
+
+// Resumption works while nothing changed; after the client CA is replaced by another CA, a
+// full handshake with the old client certificate is refused, and so is every saved session.
+TEST_F(SessionTest, SessionsDoNotOutliveASwappedClientCa) {
+  FakeUnixServer ovsdb(Leader());
+  const auto e = Start(ovsdb);
+  const int port = e->port();
+  for (const std::string version : kVersions) {
+    const auto first = SClient(port, "client", version, "session" + version, "out");
+    ASSERT_TRUE(first.served) << version << "\n" << first.out;
+    EXPECT_NE(first.out.find("ticket lifetime hint: 300 (seconds)"), std::string::npos)
+        << first.out;
+    const auto again = SClient(port, "client", version, "session" + version, "in");
+    EXPECT_TRUE(again.reused) << version << "\n" << again.out;
+    EXPECT_TRUE(again.served) << version << "\n" << again.out;
+  }
+  // No server-side session cache: without a ticket the server gives no session ID to resume.
+  const auto no_ticket = SClient(port, "client", "-tls1_2 -no_ticket", "id-only", "out");
+  EXPECT_TRUE(no_ticket.served) << no_ticket.out;
+  EXPECT_NE(no_ticket.out.find("Session-ID: \n"), std::string::npos) << no_ticket.out;
+  Sh("cp other-ca.crt client-ca.crt.new && mv client-ca.crt.new client-ca.crt");
+  ASSERT_TRUE(Reloaded(*e, 1)) << ReadAll(e->log_path());
+  const std::string full = Curl(port, "client");
+  EXPECT_EQ(full.find("HTTP=200"), std::string::npos) << full;
+  for (const std::string version : kVersions) {
+    const auto resumed = SClient(port, "client", version, "session" + version, "in");
+    EXPECT_FALSE(resumed.reused) << version << "\n" << resumed.out;
+    EXPECT_FALSE(resumed.served) << version << "\n" << resumed.out;
+    std::printf("[ figures  ] %s after the client CA swap: %s, %s\n", version.c_str(),
+                resumed.reused ? "Reused" : "not resumed", resumed.served ? "HTTP 200" : "no page");
+  }
+}
+
+// A client certificate that expires while its sessions are saved: after the expiry neither a
+// full handshake nor a resumption gets the page.
+TEST_F(SessionTest, SessionsDoNotOutliveTheClientCertificate) {
+  FakeUnixServer ovsdb(Leader());
+  const auto e = Start(ovsdb);
+  const int port = e->port();
+  // Issued once the exporter answers: its few seconds go to the handshakes.
+  constexpr int kValidFor = 8;  // seconds: room for two handshakes per version on a loaded host
+  const std::time_t end = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now() +
+                                                               std::chrono::seconds(kValidFor));
+  const auto until = std::chrono::system_clock::from_time_t(end);  // to the second, as X.509
+  char enddate[32];
+  std::strftime(enddate, sizeof(enddate), "%Y%m%d%H%M%SZ", std::gmtime(&end));
+  Issue("brief", "-startdate 20200101000000Z -enddate " + std::string(enddate));
+  for (const std::string version : kVersions) {
+    const auto first = SClient(port, "brief", version, "brief" + version, "out");
+    ASSERT_TRUE(first.served) << version << "\n" << first.out;
+    const auto again = SClient(port, "brief", version, "brief" + version, "in");
+    EXPECT_TRUE(again.reused) << version << "\n" << again.out;
+    EXPECT_TRUE(again.served) << version << "\n" << again.out;
+  }
+  ASSERT_LT(std::chrono::system_clock::now(), until) << "too slow to test before the expiry";
+  std::this_thread::sleep_until(until + std::chrono::milliseconds(1500));
+  const std::string full = Curl(port, "brief");
+  EXPECT_EQ(full.find("HTTP=200"), std::string::npos) << full;
+  for (const std::string version : kVersions) {
+    const auto resumed = SClient(port, "brief", version, "brief" + version, "in");
+    EXPECT_FALSE(resumed.reused) << version << "\n" << resumed.out;
+    EXPECT_FALSE(resumed.served) << version << "\n" << resumed.out;
+    std::printf("[ figures  ] %s after the client certificate expired: %s, %s\n", version.c_str(),
+                resumed.reused ? "Reused" : "not resumed", resumed.served ? "HTTP 200" : "no page");
+  }
+  // The certificate that is still valid still gets in.
+  EXPECT_NE(Curl(port, "client").find("HTTP=200"), std::string::npos);
 }
 
 }  // namespace

@@ -214,13 +214,41 @@ TEST(WebEdgeIntegrationTest, WebConfigReloadsOnChangeAndKeepsTheLastGoodOne) {
   WriteUsers(web, "second");
   EXPECT_TRUE(testing::Eventually([&] { return CurlCode(e.Url(), "-u prom:first") == "401"; }, 5));
   EXPECT_EQ(CurlCode(e.Url(), "-u prom:second"), "200");
-  std::ofstream(web) << "basic_auth_users:\n  prom: $2\n";
+  // A cost above 12 is refused on reload as at start, with the command that makes a usable hash.
+  std::ofstream(web) << "basic_auth_users:\n  prom: $2b$13$" << std::string(53, 'a') << "\n";
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   EXPECT_EQ(CurlCode(e.Url(), "-u prom:second"), "200");  // the broken file is not taken
   const std::string log = ReadFile(e.log_path());
   EXPECT_NE(log.find("web config reloaded"), std::string::npos) << log;
   EXPECT_NE(log.find("web config reload failed, keeping the last good one"), std::string::npos)
       << log;
+  EXPECT_NE(log.find("htpasswd -nBC 12 prom"), std::string::npos) << log;
+  std::system(("rm -rf " + std::string(dir)).c_str());
+}
+
+// exporter-toolkit's rate_limit: one bucket for every request, full at start; past it 429 with
+// Retry-After, a token back per interval; /healthz (the liveness probe) is not counted.
+TEST(WebEdgeIntegrationTest, RateLimitAnswers429PastTheBurst) {
+  RaftCluster c(1);
+  char dir[] = "/tmp/ovn-raft-rate.XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string web = std::string(dir) + "/web.yml";
+  std::ofstream(web) << "rate_limit:\n  interval: 3s\n  burst: 3\n";
+  ExporterProcess e({Database(c), "--web.config.file=" + web});
+  std::string urls;
+  for (int i = 0; i < 6; ++i) urls += " -o /dev/null '" + e.Url() + "'";
+  // One curl, six requests one after another.
+  EXPECT_EQ(Shell("curl -s --max-time 10 -w '%{http_code} '" + urls), "200 200 200 429 429 429 ");
+  EXPECT_EQ(CurlCode(e.Url("/healthz")), "200");
+  const std::string head = Shell("curl -s --max-time 5 -D - -o /dev/null '" + e.Url() + "'");
+  EXPECT_NE(head.find("HTTP/1.1 429"), std::string::npos) << head;
+  EXPECT_NE(head.find("Retry-After: 3"), std::string::npos) << head;
+  std::this_thread::sleep_for(std::chrono::milliseconds(3200));  // one token back
+  const std::string page = Shell("curl -s --max-time 5 '" + e.Url() + "'");
+  EXPECT_NE(page.find("ovn_raft_exporter_http_rejections_total{reason=\"rate_limited\"} 4\n"),
+            std::string::npos)
+      << page;
+  EXPECT_EQ(CurlCode(e.Url()), "429");
   std::system(("rm -rf " + std::string(dir)).c_str());
 }
 

@@ -11,26 +11,11 @@
 #include <stdexcept>
 
 #include "ovsdb/jsonrpc_framing.h"
+#include "support/fake_ovsdb_server.h"
 
 namespace ovn_raft::testing {
-namespace {
-
-// The "method" member of a JSON-RPC request, as the exporter writes it (no escapes in names).
-std::string MethodOf(const std::string& request) {
-  auto at = request.find("\"method\"");
-  if (at == std::string::npos) return "";
-  at = request.find('"', request.find(':', at) + 1);
-  const auto end = at == std::string::npos ? at : request.find('"', at + 1);
-  return end == std::string::npos ? "" : request.substr(at + 1, end - at - 1);
-}
-
-}  // namespace
-
 FakeUnixServer::FakeUnixServer(Handler handler) : handler_(std::move(handler)) {
-  char tmpl[] = "/tmp/ovn-raft-fake.XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
-  dir_ = tmpl;
-  path_ = dir_ + "/fake.ctl";
+  path_ = dir_ / "fake.ctl";
   listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -46,8 +31,6 @@ FakeUnixServer::~FakeUnixServer() {
   stopping_ = true;
   thread_.join();
   close(listen_fd_);
-  unlink(path_.c_str());
-  rmdir(dir_.c_str());
 }
 
 void FakeUnixServer::WriteAll(int fd, const std::string& data) {
@@ -83,7 +66,7 @@ void FakeUnixServer::Run() {
     ++requests_;
     {
       const std::lock_guard<std::mutex> lock(mu_);
-      ++methods_[MethodOf(request)];
+      ++methods_[RequestMethod(request)];
     }
     handler_(fd, request);
     close(fd);

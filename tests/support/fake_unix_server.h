@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "support/temp_dir.h"
+
 namespace ovn_raft::testing {
 
 class FakeUnixServer {
@@ -27,7 +29,8 @@ class FakeUnixServer {
   const std::string& path() const { return path_; }
   int requests() const { return requests_.load(); }
   // Requests for one method ("cluster/status"): the exporter also asks `version` once per
-  // connection, and this server closes every connection after one request.
+  // session of the server, and this server closes every connection after one request (each
+  // round is a new session to the exporter).
   int requests(const std::string& method) const;
   bool stopping() const { return stopping_.load(); }
 
@@ -40,7 +43,7 @@ class FakeUnixServer {
   void Run();
 
   Handler handler_;
-  std::string dir_;
+  TempDir dir_{"ovn-raft-fake"};
   std::string path_;
   int listen_fd_ = -1;
   std::atomic<bool> stopping_{false};

@@ -1,23 +1,15 @@
 #pragma once
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "support/files.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft::testing {
 
 inline std::filesystem::path FixturesDir() { return SourceDir() + "/tests/fixtures"; }
-
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 inline std::string Fixture(const std::string& relative) {
   return ReadFile(FixturesDir() / relative);

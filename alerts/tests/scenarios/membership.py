@@ -32,6 +32,37 @@ def scenarios():
         rule(20, "ovn_raft_cluster:expected_members:count", [(cluster("ovn_raft_cluster:expected_members:count"), 5)]),
     ] + alerts_at(20, {"OVNRaftTooFewMembers": [(CLUSTER, -2)]}), ksm
 
+    # Member 3 has left (the others' views name two members) and no expected size is known
+    # anywhere: no --cluster.expected-members or --cluster.expected-hosts, no kube-state-metrics
+    # (a host as packaged). Too few members cannot fire; the deployment says its size checks are off.
+    two = [A, B]
+    members = [Member(*A, two, role="leader", expected=0), Member(*B, two, expected=0)]
+    yield "no expected size anywhere: the size checks are off", members, [
+        rule(20, "ovn_raft_cluster:expected_members:count", []),
+        rule(20, "ovn_raft_cluster:members_vs_expected:diff", []),
+    ] + alerts_at(10, {"OVNRaftQuorumAtRisk": [(CLUSTER, 0)]}) + alerts_at(20, {
+        "OVNRaftExpectedSizeUnknown": [({"namespace": NS}, 1)],
+        "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
+    })
+
+    # The same, the size given to one exporter alone (the rules take the largest any gives):
+    # too few members fires, and the size checks are on.
+    members = [Member(*A, two, role="leader", expected=3), Member(*B, two, expected=0)]
+    yield "the expected size on one exporter: too few members", members, [
+        rule(20, "ovn_raft_cluster:members_vs_expected:diff", [(cluster("ovn_raft_cluster:members_vs_expected:diff"), -1)]),
+    ] + alerts_at(20, {"OVNRaftTooFewMembers": [(CLUSTER, -1)], "OVNRaftQuorumAtRisk": [(CLUSTER, 0)]})
+
+    # Only kube-state-metrics gives the size, and it is scraped late (from 10m): the size
+    # checks are off until then, on after, and the signal never fires (its for: is not reached).
+    ksm = [{"series": "kube_deployment_spec_replicas" + labels({"namespace": NS, "deployment": "ovn-central"}),
+            "values": f"_x10 3+0x{MINUTES - 10}"}]
+    members = [Member(*A, two, role="leader", expected=0), Member(*B, two, expected=0)]
+    yield "kube-state-metrics gives the size after 10m", members, [
+        rule(5, "ovn_raft_cluster:expected_members:count", []),
+        rule(20, "ovn_raft_cluster:expected_members:count", [(cluster("ovn_raft_cluster:expected_members:count"), 3)]),
+    ] + alerts_at(12, {"OVNRaftQuorumAtRisk": [(CLUSTER, 0)]}) + alerts_at(40, {
+        "OVNRaftTooFewMembers": [(CLUSTER, -1)], "OVNRaftQuorumAtRisk": [(CLUSTER, 0)]}), ksm
+
     # An expected host whose member never joined, the expected hosts from
     # kube-state-metrics (four ovn-central pods, the fourth on 10.0.0.4) and no --expected-*.
     members = healthy(a={"expected": 0}, b={"expected": 0}, c={"expected": 0})

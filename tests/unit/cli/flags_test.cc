@@ -10,6 +10,7 @@ namespace {
 const std::vector<FlagSpec> kSpecs = {
     {"a.one", "first", {"one"}},
     {"a.many", "repeatable", {}, true},
+    {.name = "a.switch", .help = "a switch", .boolean = true},
 };
 
 ParsedFlags Parse(const std::vector<std::string>& args, std::map<std::string, std::string> env = {},
@@ -52,6 +53,29 @@ TEST(FlagsTest, OldNamesAndVariablesWarn) {
   EXPECT_EQ(both.values[0].value, "2");
   EXPECT_TRUE(both.warnings.empty());
   EXPECT_EQ(EnvName("P_", "web.listen-address"), "P_WEB_LISTEN_ADDRESS");
+}
+
+// A switch takes no value after it, as kingpin's bool flags: the next argument stays positional.
+TEST(FlagsTest, SwitchesAreTrueAloneAndFalseNegated) {
+  const auto alone = Parse({"--a.switch", "http://a"});
+  ASSERT_EQ(alone.values.size(), 1u);
+  EXPECT_EQ(alone.values[0].value, "true");
+  EXPECT_EQ(alone.positional, (std::vector<std::string>{"http://a"}));
+  const auto negated = Parse({"--no-a.switch"}, {{"P_A_SWITCH", "true"}});
+  ASSERT_EQ(negated.values.size(), 1u);
+  EXPECT_EQ(negated.values[0].value, "false");
+  EXPECT_EQ(Parse({"--a.switch=0"}).values.at(0).value, "false");
+  EXPECT_EQ(Parse({}, {{"P_A_SWITCH", "1"}}).values.at(0).value, "true");
+  EXPECT_NE(Parse({"--a.switch=yes"}).error.value_or("").find("true or false, got \"yes\""),
+            std::string::npos);
+  EXPECT_NE(
+      Parse({}, {{"P_A_SWITCH", "on"}}).error.value_or("").find("P_A_SWITCH is true or false"),
+      std::string::npos);
+  EXPECT_NE(Parse({"--no-a.one"}).error.value_or("").find("unknown flag --no-a.one"),
+            std::string::npos);
+  const std::string usage = FlagsUsage(kSpecs, "P_");
+  EXPECT_NE(usage.find("  --a.switch  [P_A_SWITCH]"), std::string::npos) << usage;
+  EXPECT_NE(usage.find("  --a.one=VALUE  [P_A_ONE]"), std::string::npos) << usage;
 }
 
 }  // namespace

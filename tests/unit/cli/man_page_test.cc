@@ -41,5 +41,37 @@ TEST(ManPageTest, FlagsVariablesDefaultsAndEscapes) {
   EXPECT_NE(page.find("\\fB\\-\\-version\\fR"), std::string::npos);
 }
 
+TEST(ManPageTest, ExitStatusEnvironmentSignalsAndSwitches) {
+  const std::vector<FlagSpec> specs = {{.name = "a.switch", .help = "On.", .boolean = true}};
+  const std::string page = RenderManPage({.program = "prog",
+                                          .summary = "s",
+                                          .synopsis = {},
+                                          .description = {},
+                                          .version = "1",
+                                          .exit_statuses = {{"0", "Fine."}, {"2", "Bad flags."}},
+                                          .environment = {{"OVN_DBDIR", "Where files are."}},
+                                          .signals = {{"SIGHUP", "Reloads."}}},
+                                         specs, "PROG_");
+  EXPECT_NE(page.find(".TP\n\\fB\\-\\-a.switch\\fR\nOn.\n"), std::string::npos) << page;
+  const auto exit =
+      page.find(".SH \"EXIT STATUS\"\n.TP\n\\fB0\\fR\nFine.\n.TP\n\\fB2\\fR\nBad flags.\n");
+  const auto env = page.find(".TP\n\\fBOVN_DBDIR\\fR\nWhere files are.\n");
+  const auto sig = page.find(".SH SIGNALS\n.TP\n\\fBSIGHUP\\fR\nReloads.\n");
+  ASSERT_NE(exit, std::string::npos) << page;
+  ASSERT_NE(env, std::string::npos) << page;
+  ASSERT_NE(sig, std::string::npos) << page;
+  EXPECT_LT(exit, page.find(".SH ENVIRONMENT"));
+  EXPECT_LT(page.find(".SH ENVIRONMENT"), env);
+  EXPECT_LT(env, sig);
+  // --help prints the same entries.
+  EXPECT_EQ(EntriesUsage("Signals", {{"SIGHUP", "Reloads."}}),
+            "\nSignals:\n  SIGHUP\n      Reloads.\n");
+  EXPECT_EQ(RenderManPage(
+                {.program = "p", .summary = "", .synopsis = {}, .description = {}, .version = ""},
+                {}, "P_")
+                .find("EXIT STATUS"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <chrono>
+#include <thread>
+
 #include "parsers/cluster_status_parser.h"
 #include "support/exposition.h"
 #include "support/fixtures.h"
@@ -31,7 +34,9 @@ Config Defaults() {
 }
 
 struct Fixture {
-  ReadCoordinator coordinator{[] { return OneLeader(); }, std::chrono::milliseconds(0)};
+  ReadCoordinator coordinator{
+      [](RoundProgress&) { return std::make_shared<const Snapshot>(OneLeader()); },
+      std::chrono::milliseconds(0)};
   Config config = Defaults();
 };
 
@@ -78,6 +83,37 @@ TEST(EndpointsTest, BasicAuthGuardsAllButHealthz) {
   EXPECT_EQ(e.Handle({"GET", "/status", "Basic dTpiYWQ=", "", "", ""}).status, 401);   // u:bad
   EXPECT_EQ(e.Handle({"GET", "/metrics", "Basic dTpwdw==", "", "", ""}).status, 200);  // u:pw
   EXPECT_EQ(e.Handle({"GET", "/healthz", "", "", "", ""}).status, 200);
+}
+
+// A page within the scraper's deadline (X-Prometheus-Scrape-Timeout-Seconds, less its margin):
+// the database read by then is served, the one still being read is up 0 with the reason.
+TEST(EndpointsTest, APageWithinTheScrapersDeadlineServesWhatWasRead) {
+  const auto hung = std::chrono::milliseconds(2500);  // past both scrapes
+  ReadCoordinator coordinator(
+      [&](RoundProgress& progress) {
+        const Snapshot s = OneLeader();
+        progress.Begin(s.taken_at, {s.databases[0].target, s.databases[1].target});
+        progress.Finish(0, DatabaseReading(s.databases[0]));
+        std::this_thread::sleep_for(hung);
+        progress.Finish(1, DatabaseReading(s.databases[1]));
+        return progress.End();
+      },
+      std::chrono::milliseconds(0), Defaults().timeout + std::chrono::seconds(1));
+  Endpoints e(Defaults(), coordinator, nullptr);
+  for (int i = 1; i <= 2; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto page = e.Handle({"GET", "/metrics", "", "1", "", ""});
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_EQ(page.status, 200);
+    EXPECT_LT(took, std::chrono::milliseconds(1000));
+    EXPECT_GE(took, std::chrono::milliseconds(700));  // waited for the read, less the margin
+    const testing::Exposition m(page.body);
+    EXPECT_EQ(m.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 1);
+    EXPECT_EQ(m.Value("ovn_raft_up", {{"db", "OVN_Southbound"}}), 0);
+    EXPECT_EQ(m.Value("ovn_raft_exporter_errors_total",
+                      {{"db", "OVN_Southbound"}, {"reason", "scrape_timeout"}}),
+              i);
+  }
 }
 
 }  // namespace

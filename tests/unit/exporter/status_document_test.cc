@@ -62,6 +62,25 @@ TEST(StatusDocumentTest, ServerFacts) {
   EXPECT_FALSE(down.HasMember("file"));
 }
 
+// What the exporter was told to expect is on /status, and says so when the size is unknown:
+// the size checks are off for this member.
+TEST(StatusDocumentTest, ExpectedCluster) {
+  Snapshot s;
+  const auto unknown = Parse(SnapshotToJson(s));
+  ASSERT_TRUE(unknown["expected_cluster"].IsObject());
+  EXPECT_TRUE(unknown["expected_cluster"]["size"].IsNull());
+  EXPECT_EQ(unknown["expected_cluster"]["hosts"].Size(), 0u);
+  EXPECT_FALSE(unknown["expected_cluster"]["size_checks"].GetBool());
+  const auto members = Parse(SnapshotToJson(s, nullptr, ExpectedCluster{3, {}}));
+  EXPECT_EQ(members["expected_cluster"]["size"].GetInt(), 3);
+  EXPECT_TRUE(members["expected_cluster"]["size_checks"].GetBool());
+  const auto hosts = Parse(SnapshotToJson(s, nullptr, ExpectedCluster{0, {"10.0.0.1", "fd00::2"}}));
+  EXPECT_EQ(hosts["expected_cluster"]["size"].GetInt(), 2);
+  ASSERT_EQ(hosts["expected_cluster"]["hosts"].Size(), 2u);
+  EXPECT_STREQ(hosts["expected_cluster"]["hosts"][1].GetString(), "fd00::2");
+  EXPECT_TRUE(hosts["expected_cluster"]["size_checks"].GetBool());
+}
+
 // Where the databases were looked for is on /status, and says so when none was found.
 TEST(StatusDocumentTest, SocketDiscovery) {
   Snapshot s;

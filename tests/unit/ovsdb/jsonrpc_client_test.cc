@@ -338,5 +338,64 @@ TEST(JsonRpcConnectionTest, CallsOnDifferentSocketsRunInParallel) {
   EXPECT_EQ(UnixctlResult(calls[3]).error().code, ErrorCode::kSocketMissing);
 }
 
+// Each call is told as it ends, not when the last one does: a caller uses the quick replies
+// while a slow one is still awaited.
+TEST(JsonRpcConnectionTest, AnExchangeTellsEachCallAsItEnds) {
+  FakeUnixServer quick(
+      [](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, Reply("q")); });
+  FakeUnixServer slow([](int fd, const std::string&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    FakeUnixServer::WriteAll(fd, Reply("s"));
+  });
+  FakeUnixServer hung([&hung](int, const std::string&) { hung.Hang(); });
+  JsonRpcConnection cs(slow.path()), cq(quick.path()), ch(hung.path());
+  std::vector<JsonRpcCall> calls;
+  for (JsonRpcConnection* c : {&cs, &cq, &ch}) calls.push_back(UnixctlRequest(*c, "x", {}));
+  std::vector<std::pair<std::size_t, Clock::duration>> ended;
+  const auto start = Clock::now();
+  Exchange exchange(calls, Timeout(800));
+  for (const auto* step = &exchange.Next(); !step->empty(); step = &exchange.Next()) {
+    for (const std::size_t i : *step) {
+      EXPECT_NE(calls[i].done_at, Clock::time_point{});  // its reply or error is there already
+      ended.emplace_back(i, Clock::now() - start);
+    }
+  }
+  ASSERT_EQ(ended.size(), 3u);
+  EXPECT_EQ(ended[0].first, 1u);
+  EXPECT_LT(ended[0].second, std::chrono::milliseconds(200));
+  EXPECT_EQ(ended[1].first, 0u);
+  EXPECT_LT(ended[1].second, std::chrono::milliseconds(700));
+  EXPECT_EQ(ended[2].first, 2u);
+  EXPECT_GE(ended[2].second, std::chrono::milliseconds(790));
+  EXPECT_EQ(UnixctlResult(calls[1]).value(), "q");
+  EXPECT_EQ(UnixctlResult(calls[2]).error().code, ErrorCode::kTimeout);
+}
+
+// A kept connection the server closed between calls (it restarted) is found before the next
+// call: the session has ended, and the next connection starts another.
+TEST(JsonRpcConnectionTest, AConnectionTheServerClosedIsDroppedBeforeTheNextCall) {
+  FakeUnixServer server(
+      [](int fd, const std::string&) { FakeUnixServer::WriteAll(fd, Reply("ok")); });
+  JsonRpcConnection connection(server.path());
+  EXPECT_FALSE(connection.DropIfClosedByServer());  // nothing to drop
+  EXPECT_TRUE(connection.session_ended());          // none begun
+  std::vector<JsonRpcCall> calls;
+  calls.push_back(UnixctlRequest(connection, "x", {}));
+  ExchangeAll(calls, Timeout(1000));
+  ASSERT_TRUE(UnixctlResult(calls[0]).ok());
+  EXPECT_FALSE(connection.session_ended());
+  EXPECT_EQ(connection.sessions(), 1u);
+  // The fake closes every connection after its reply.
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  bool dropped = false;
+  while (!(dropped = connection.DropIfClosedByServer()) && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(dropped);
+  EXPECT_LT(connection.fd(), 0);
+  EXPECT_TRUE(connection.session_ended());
+  EXPECT_EQ(connection.sessions(), 1u);  // counted when the next one connects
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "parsers/utf8.h"
+#include "base/utf8.h"
 #include "support/fixtures.h"
 
 namespace ovn_raft {

@@ -11,6 +11,12 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// A read that reports no progress: the whole round at its end.
+template <typename Read>
+ReadCoordinator::ReadFn Whole(Read read) {
+  return [read](RoundProgress&) mutable { return std::make_shared<const Snapshot>(read()); };
+}
+
 // A read that takes `delay` and counts how often it ran and how many ran at once.
 struct CountingRead {
   std::chrono::milliseconds delay;
@@ -36,7 +42,7 @@ struct CountingRead {
 
 TEST(ReadCoordinatorTest, ConcurrentCallersShareOneRound) {
   CountingRead read{100ms};
-  ReadCoordinator c([&] { return read(); }, 0ms);
+  ReadCoordinator c(Whole([&] { return read(); }), 0ms);
   std::vector<std::thread> threads;
   std::vector<std::shared_ptr<const Snapshot>> got(20);
   for (int i = 0; i < 20; ++i) threads.emplace_back([&, i] { got[i] = c.Get(1s); });
@@ -48,7 +54,7 @@ TEST(ReadCoordinatorTest, ConcurrentCallersShareOneRound) {
 
 TEST(ReadCoordinatorTest, MinIntervalReusesARecentRound) {
   CountingRead read{0ms};
-  ReadCoordinator c([&] { return read(); }, 200ms);
+  ReadCoordinator c(Whole([&] { return read(); }), 200ms);
   const auto first = c.Get(1s);
   for (int i = 0; i < 50; ++i) EXPECT_EQ(c.Get(1s), first);
   EXPECT_EQ(read.calls, 1);
@@ -59,7 +65,7 @@ TEST(ReadCoordinatorTest, MinIntervalReusesARecentRound) {
 
 TEST(ReadCoordinatorTest, ZeroIntervalReadsEveryTime) {
   CountingRead read{0ms};
-  ReadCoordinator c([&] { return read(); }, 0ms);
+  ReadCoordinator c(Whole([&] { return read(); }), 0ms);
   for (int i = 0; i < 5; ++i) c.Get(1s);
   EXPECT_EQ(read.calls, 5);
   EXPECT_EQ(c.rounds(), 5u);
@@ -67,7 +73,7 @@ TEST(ReadCoordinatorTest, ZeroIntervalReadsEveryTime) {
 
 TEST(ReadCoordinatorTest, CountsErrorsOncePerRoundNotPerCaller) {
   CountingRead read{0ms};
-  ReadCoordinator c([&] { return read(); }, 1h);
+  ReadCoordinator c(Whole([&] { return read(); }), 1h);
   for (int i = 0; i < 10; ++i) c.Get(1s);
   const auto errors = c.errors();
   ASSERT_EQ(errors.size(), 1u);
@@ -78,16 +84,16 @@ TEST(ReadCoordinatorTest, CountsErrorsOncePerRoundNotPerCaller) {
 // database itself was read.
 TEST(ReadCoordinatorTest, CountsAnUnreadableDatabaseFileBesideTheRead) {
   int round = 0;
-  ReadCoordinator c(
-      [&] {
-        Snapshot s;
-        s.databases.resize(1);
-        s.databases[0].target.name = "DB";
-        s.databases[0].status = ClusterStatus{};  // up
-        if (++round <= 2) s.databases[0].file_error = Error{ErrorCode::kFileUnreadable, "gone"};
-        return s;
-      },
-      0s);
+  ReadCoordinator c(Whole([&] {
+                      Snapshot s;
+                      s.databases.resize(1);
+                      s.databases[0].target.name = "DB";
+                      s.databases[0].status = ClusterStatus{};  // up
+                      if (++round <= 2)
+                        s.databases[0].file_error = Error{ErrorCode::kFileUnreadable, "gone"};
+                      return s;
+                    }),
+                    0s);
   for (int i = 0; i < 3; ++i) c.Get(1s);
   const auto errors = c.errors();
   ASSERT_EQ(errors.size(), 1u);
@@ -104,15 +110,14 @@ namespace {
 // and every later scrape would wait for it forever.
 TEST(ReadCoordinatorTest, AReadThatThrowsEndsItsRound) {
   std::atomic<int> calls{0};
-  ReadCoordinator c(
-      [&]() -> Snapshot {
-        if (++calls == 1) {
-          std::this_thread::sleep_for(100ms);
-          throw std::bad_alloc();
-        }
-        return Snapshot{};
-      },
-      0ms);
+  ReadCoordinator c(Whole([&]() -> Snapshot {
+                      if (++calls == 1) {
+                        std::this_thread::sleep_for(100ms);
+                        throw std::bad_alloc();
+                      }
+                      return Snapshot{};
+                    }),
+                    0ms);
   std::shared_ptr<const Snapshot> waited = std::make_shared<const Snapshot>();
   std::thread first([&] { EXPECT_THROW(c.Get(1s), std::bad_alloc); });
   std::this_thread::sleep_for(20ms);
@@ -127,14 +132,14 @@ TEST(ReadCoordinatorTest, AReadThatThrowsEndsItsRound) {
 }
 
 // A client's scrape-timeout header shortens its own wait, never the round everyone
-// shares: the read runs to its end, and the impatient client gets nullptr (503).
+// shares: the read runs to its end, and the impatient client, with nothing read yet (this read
+// reports no progress), gets nullptr (503).
 TEST(ReadCoordinatorTest, AShortClientWaitDoesNotShortenTheSharedRead) {
-  ReadCoordinator c(
-      [&] {
-        std::this_thread::sleep_for(300ms);
-        return Snapshot{};
-      },
-      0ms);
+  ReadCoordinator c(Whole([&] {
+                      std::this_thread::sleep_for(300ms);
+                      return Snapshot{};
+                    }),
+                    0ms);
   std::shared_ptr<const Snapshot> patient, impatient = std::make_shared<const Snapshot>();
   std::thread a([&] { patient = c.Get(3s); });
   std::this_thread::sleep_for(30ms);
@@ -146,6 +151,85 @@ TEST(ReadCoordinatorTest, AShortClientWaitDoesNotShortenTheSharedRead) {
   EXPECT_GE(waited, 90ms);
   EXPECT_LT(waited, 250ms);
   ASSERT_NE(patient, nullptr);
+}
+
+// Two databases: the first read at once, the second after `slow`; reports its progress as the
+// reader does. Records the thread each round ran on.
+struct TwoDatabases {
+  std::chrono::milliseconds slow;
+  std::atomic<int> calls{0};
+  std::atomic<std::thread::id> ran_on{};
+
+  std::shared_ptr<const Snapshot> operator()(RoundProgress& progress) {
+    ++calls;
+    ran_on = std::this_thread::get_id();
+    progress.Begin(std::chrono::system_clock::now(),
+                   {{"Fast", "/f.ctl", "", ""}, {"Slow", "/s.ctl", "", ""}});
+    DatabaseReading fast;
+    fast.target = {"Fast", "/f.ctl", "", ""};
+    fast.status = ClusterStatus{};
+    progress.Finish(0, std::move(fast));
+    std::this_thread::sleep_for(slow);
+    DatabaseReading late;
+    late.target = {"Slow", "/s.ctl", "", ""};
+    late.status = ClusterStatus{};
+    progress.Finish(1, std::move(late));
+    return progress.End();
+  }
+};
+
+// A scrape whose deadline comes before the round's end gets the databases read by then, the
+// others not read in time (and counted so), and the round ends for the next scrape.
+TEST(ReadCoordinatorTest, ALateScrapeGetsTheDatabasesReadSoFar) {
+  TwoDatabases read{400ms};
+  ReadCoordinator c([&](RoundProgress& p) { return read(p); }, 0ms, 2s);
+  const auto start = std::chrono::steady_clock::now();
+  const auto page = c.Get(100ms);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 300ms);
+  ASSERT_NE(page, nullptr);
+  ASSERT_EQ(page->databases.size(), 2u);
+  EXPECT_TRUE(page->databases[0].up());
+  EXPECT_FALSE(page->databases[1].up());
+  ASSERT_TRUE(page->databases[1].status_error);
+  EXPECT_EQ(page->databases[1].status_error->code, ErrorCode::kScrapeTimeout);
+  EXPECT_EQ(page->databases[1].target.name, "Slow");
+  EXPECT_EQ(c.errors().at({"Slow", "scrape_timeout"}), 1u);
+  EXPECT_EQ(c.errors().count({"Fast", "scrape_timeout"}), 0u);
+  // A patient scrape joins the same round and gets it whole.
+  const auto whole = c.Get(2s);
+  ASSERT_NE(whole, nullptr);
+  EXPECT_TRUE(whole->databases[1].up());
+  EXPECT_EQ(read.calls, 1);
+  EXPECT_EQ(c.rounds(), 1u);
+}
+
+// Scrapes that come one after another while a slow round is in flight each leave at their own
+// deadline: the round in flight blocks none of them.
+TEST(ReadCoordinatorTest, ARoundInFlightBlocksNoScrapePastItsDeadline) {
+  TwoDatabases read{500ms};
+  ReadCoordinator c([&](RoundProgress& p) { return read(p); }, 0ms, 2s);
+  for (int i = 0; i < 8; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto page = c.Get(100ms);
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_LT(took, 300ms) << "scrape " << i;
+    ASSERT_NE(page, nullptr) << "scrape " << i;
+    EXPECT_TRUE(page->databases[0].up()) << "scrape " << i;
+  }
+  EXPECT_LE(read.calls, 3);  // 8 scrapes of 0.1 s, rounds of 0.5 s
+}
+
+// A caller that can wait for a whole round runs it on its own thread (no hand-over); one that
+// cannot hands it to the coordinator's.
+TEST(ReadCoordinatorTest, OnlyAnImpatientCallerHandsTheRoundOver) {
+  TwoDatabases read{0ms};
+  ReadCoordinator c([&](RoundProgress& p) { return read(p); }, 0ms, 1s);
+  ASSERT_NE(c.Get(1s), nullptr);
+  EXPECT_EQ(read.ran_on.load(), std::this_thread::get_id());
+  const auto page = c.Get(500ms);
+  ASSERT_NE(page, nullptr);
+  EXPECT_TRUE(page->databases[1].up());  // a quick round is served whole
+  EXPECT_NE(read.ran_on.load(), std::this_thread::get_id());
 }
 
 }  // namespace

@@ -128,5 +128,41 @@ TEST(DatabaseFileDiscoveryTest, NoneYetLeavesEveryPlaceAsACandidate) {
   EXPECT_EQ(d.targets[1].file_candidates.back(), "/var/lib/openvswitch/ovnsb_db.db");
 }
 
+// --ovsdb.database for NB alone (kolla's example): SB is still found, or named as not read.
+TEST(SocketDiscoveryTest, OneGivenDatabaseKeepsTheOtherFound) {
+  const std::vector<DatabaseTarget> nb = {
+      {"OVN_Northbound", "/srv/nb/ovnnb_db.ctl", "/srv/nb/ovnnb_db.sock", ""}};
+  EXPECT_FALSE(GivesEveryKnownDatabase(nb));
+  const auto both =
+      AddDiscovered(nb, Discover({"/var/run/ovn/ovnnb_db.ctl", "/var/run/ovn/ovnsb_db.ctl"}));
+  ASSERT_EQ(both.targets.size(), 2u);
+  EXPECT_EQ(both.targets[0].ctl_path, "/srv/nb/ovnnb_db.ctl");  // the given one, as given
+  EXPECT_EQ(both.targets[1].ctl_path, "/var/run/ovn/ovnsb_db.ctl");
+  EXPECT_EQ(both.added, (std::vector<std::string>{"OVN_Southbound"}));
+  EXPECT_TRUE(both.not_read.empty());
+
+  // Nothing found: SB is not watched where it would start, it is said to be not read.
+  const auto none = AddDiscovered(nb, Discover({}));
+  ASSERT_EQ(none.targets.size(), 1u);
+  ASSERT_EQ(none.not_read.size(), 1u);
+  EXPECT_EQ(none.not_read[0].name, "OVN_Southbound");
+  EXPECT_EQ(none.not_read[0].ctl_path, "/var/run/ovn/ovnsb_db.ctl");
+  EXPECT_EQ(none.not_read[0].sock_path, "/var/run/ovn/ovnsb_db.sock");
+}
+
+TEST(SocketDiscoveryTest, AGivenSocketIsNotReadTwice) {
+  // NB given under another name, at the socket discovery finds: not added again.
+  const std::vector<DatabaseTarget> renamed = {
+      {"nb", "/var/run/ovn/ovnnb_db.ctl", "", ""},
+      {"OVN_IC_Northbound", "/var/run/ovn/ovn_ic_nb_db.ctl", "", ""}};
+  const auto m =
+      AddDiscovered(renamed, Discover({"/var/run/ovn/ovnnb_db.ctl", "/var/run/ovn/ovnsb_db.ctl"}));
+  ASSERT_EQ(m.targets.size(), 3u);
+  EXPECT_EQ(m.added, (std::vector<std::string>{"OVN_Southbound"}));
+  EXPECT_TRUE(m.not_read.empty());
+  EXPECT_TRUE(GivesEveryKnownDatabase(
+      {{"OVN_Southbound", "/a.ctl", "", ""}, {"OVN_Northbound", "/b.ctl", "", ""}}));
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -1,4 +1,3 @@
-#ifdef OVN_RAFT_HAVE_REPORT
 #include "report/terminal_text.h"
 
 #include <gtest/gtest.h>
@@ -32,11 +31,13 @@ TEST(TerminalTextTest, AReportIsMadeSafeWhole) {
   r.view["b\x07"] = "tcp:\x1b[2J";
   r.established.insert("c\r");
   r.heard_ms_ago["d\x9b"] = 1;
+  r.expected.hosts = {"10.0.0.1", "10.0.0.2\x1b[2J"};
   MakeTerminalSafe(r);
   EXPECT_EQ(r.server_id, "a\\x1b");
   EXPECT_EQ(r.view.at("b\\x07"), "tcp:\\x1b[2J");
   EXPECT_EQ(r.established.count("c\\x0d"), 1u);
   EXPECT_EQ(r.heard_ms_ago.size(), 1u);
+  EXPECT_EQ(r.expected.hosts, (std::vector<std::string>{"10.0.0.1", "10.0.0.2\\x1b[2J"}));
 }
 
 TEST(AdvisedCommandTest, PrintedOnlyWhenEveryPartIsWhatItShouldBe) {
@@ -72,4 +73,3 @@ TEST(AdvisedCommandTest, PrintedOnlyWhenEveryPartIsWhatItShouldBe) {
 
 }  // namespace
 }  // namespace ovn_raft
-#endif

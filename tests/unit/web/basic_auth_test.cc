@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <iostream>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -110,31 +112,30 @@ TEST(BasicAuthTest, ARevokedPasswordDoesNotComeBackFromACheckThatRacedAReload) {
   EXPECT_EQ(auth.Check(Header("prom:new"), "10.3.0.3"), AuthResult::kAllowed);
 }
 
-// The fastest of `n` checks of `header`, each from a source of its own.
-std::chrono::steady_clock::duration Fastest(BasicAuth& auth, const std::string& header, int n) {
-  auto best = std::chrono::steady_clock::duration::max();
-  static int source = 0;
-  for (int i = 0; i < n; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    EXPECT_EQ(auth.Check(header, "10.4.0." + std::to_string(++source % 250)), AuthResult::kDenied);
-    best = std::min(best, std::chrono::steady_clock::now() - start);
-  }
-  return best;
-}
-
-// An unknown name costs what the dearest known user costs, so that timing does not tell which
-// names exist.
+// An unknown name costs what a known one does, whatever the known one's cost, so that timing
+// tells neither which names exist nor which cost a name has.
+// The time of a check tells neither whether the name exists nor its cost: every check does the
+// same bcrypt work (one hash per distinct cost among the users). Asserted on the work itself,
+// which a busy machine cannot blur; the times are printed as figures.
 TEST(BasicAuthTest, AnUnknownUserCostsWhatAKnownOneDoes) {
-  BasicAuth auth({{"prom", Bcrypt("secret", 12)}, {"ops", Bcrypt("secret", 5)}});
-  // In turns, so that a busy moment of the machine weighs on both alike.
-  auto known = std::chrono::steady_clock::duration::max(), unknown = known;
-  for (int i = 0; i < 4; ++i) {
-    known = std::min(known, Fastest(auth, Header("prom:wrong"), 1));
-    unknown = std::min(unknown, Fastest(auth, Header("eve:wrong"), 1));
+  BasicAuth auth({{"prom", Bcrypt("secret", 10)}, {"ops", Bcrypt("secret", 5)}});
+  std::map<std::string, std::uint64_t> work;
+  for (const char* name : {"prom", "ops", "eve"}) {
+    const std::uint64_t calls = auth.bcrypt_calls(), before = auth.bcrypt_work();
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(auth.Check(Header(std::string(name) + ":wrong"), "10.4.1.1"), AuthResult::kDenied);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0;
+    work[name] = auth.bcrypt_work() - before;
+    EXPECT_EQ(auth.bcrypt_calls(), calls + 2) << name;
+    std::cout << "[ figures  ] " << name << ": " << took.count() << " s, work " << work[name]
+              << "\n";
   }
-  EXPECT_GT(unknown * 10, known * 6)
-      << "unknown " << std::chrono::duration<double>(unknown).count() << " s, known "
-      << std::chrono::duration<double>(known).count() << " s";
+  EXPECT_EQ(work["prom"], (1u << 10) + (1u << 5));
+  EXPECT_EQ(work["ops"], work["prom"]);
+  EXPECT_EQ(work["eve"], work["prom"]);
+  // Still each user's own hash that decides.
+  EXPECT_EQ(auth.Check(Header("ops:secret"), "10.4.1.2"), AuthResult::kAllowed);
+  EXPECT_EQ(auth.Check(Header("prom:secret"), "10.4.1.3"), AuthResult::kAllowed);
 }
 
 TEST(KeyedHashTest, SipHashReferenceVectorsAndAProcessKey) {
@@ -187,6 +188,88 @@ TEST(BasicAuthTest, ASourceThatGuessedWrongNeverGoesBeforeOneThatDidNot) {
   first.join();
 }
 
+// Waits until `n` checks wait in `auth`; false after a minute.
+bool AwaitWaiting(const BasicAuth& auth, std::size_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (auth.waiting() != n) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// A wrong password from `source`, never checked before, on a thread of its own; `throttled`
+// counts its 429.
+std::thread Guess(BasicAuth& auth, const std::string& source, std::atomic<int>& throttled) {
+  return std::thread([&auth, &throttled, source] {
+    const auto r = auth.Check(Header("prom:wrong-" + source), source);
+    EXPECT_NE(r, AuthResult::kAllowed);
+    throttled += r == AuthResult::kThrottled;
+  });
+}
+
+// A start into a flood: sources guessing since before the scraper first asked fill the slots
+// and the line; the scraper, first seen after them all, takes the place of the one first seen
+// earliest and goes next, rather than waiting for every one of them (or getting 429).
+TEST(BasicAuthTest, AScraperFirstSeenAfterAFloodGoesBeforeIt) {
+  // Cost 11: each check slow enough that the line fills before a slot frees.
+  BasicAuth auth({{"prom", Bcrypt("secret", 11)}}, std::chrono::minutes(1));
+  std::atomic<int> throttled{0};
+  std::vector<std::thread> flood;
+  for (const char* source : {"10.5.0.1", "10.5.0.2"})
+    flood.push_back(Guess(auth, source, throttled));
+  EXPECT_TRUE(AwaitChecksRunning(auth, 2));
+  for (std::size_t i = 0; i < BasicAuth::kMaxWaiting; ++i) {
+    flood.push_back(Guess(auth, "10.5.1." + std::to_string(i), throttled));
+    EXPECT_TRUE(AwaitWaiting(auth, i + 1));
+  }
+  EXPECT_EQ(auth.Check(Header("prom:secret"), "10.5.2.1"), AuthResult::kAllowed);
+  // Not after every waiter: the two under way, its own, and what the other slot did meanwhile.
+  EXPECT_LT(auth.bcrypt_calls(), 3 + BasicAuth::kMaxWaiting);
+  for (auto& t : flood) t.join();
+  EXPECT_EQ(throttled.load(), 1);  // the one that gave its place
+  EXPECT_EQ(auth.peak_checks(), BasicAuth::kMaxConcurrentChecks);
+}
+
+// A reload keeps what it did not change: a password verified against a hash it kept is still
+// verified; a source whose user it kept still goes first, under the user's new hash too.
+TEST(BasicAuthTest, AReloadKeepsWhatItDidNotChange) {
+  const std::string kept = Bcrypt("secret", 5);
+  BasicAuth cheap({{"prom", kept}, {"ops", Bcrypt("ops", 5)}});
+  ASSERT_EQ(cheap.Check(Header("prom:secret"), "10.6.0.1"), AuthResult::kAllowed);
+  ASSERT_EQ(cheap.Check(Header("ops:ops"), "10.6.0.2"), AuthResult::kAllowed);
+  cheap.Replace({{"prom", kept}, {"ops", Bcrypt("ops", 5)}});  // ops's password hashed anew
+  const std::uint64_t before = cheap.bcrypt_calls();
+  EXPECT_EQ(cheap.Check(Header("prom:secret"), "10.6.0.1"), AuthResult::kAllowed);
+  EXPECT_EQ(cheap.bcrypt_calls(), before) << "a password verified against a kept hash";
+  EXPECT_EQ(cheap.Check(Header("ops:ops"), "10.6.0.2"), AuthResult::kAllowed);
+  EXPECT_EQ(cheap.bcrypt_calls(), before + 1) << "a password whose hash changed";
+
+  BasicAuth auth({{"prom", Bcrypt("secret", 11)}}, std::chrono::minutes(1));
+  ASSERT_EQ(auth.Check(Header("prom:secret"), "10.6.0.1"), AuthResult::kAllowed);
+  auth.Replace({{"prom", Bcrypt("secret", 11)}});  // a rotation: the same password hashed anew
+  const std::uint64_t at_reload = auth.bcrypt_calls();
+  // Both slots busy, the scraper asks, then sources seen after it fill the line: were it not
+  // first, the last of them would take its place (it was seen earliest).
+  std::atomic<int> throttled{0};
+  std::vector<std::thread> flood;
+  for (const char* source : {"10.6.1.1", "10.6.1.2"})
+    flood.push_back(Guess(auth, source, throttled));
+  EXPECT_TRUE(AwaitChecksRunning(auth, 2));
+  std::atomic<AuthResult> scraper{AuthResult::kThrottled};
+  std::thread asks([&] { scraper = auth.Check(Header("prom:secret"), "10.6.0.1"); });
+  EXPECT_TRUE(AwaitWaiting(auth, 1));
+  for (std::size_t i = 0; i < BasicAuth::kMaxWaiting; ++i) {
+    flood.push_back(Guess(auth, "10.6.2." + std::to_string(i), throttled));
+    EXPECT_TRUE(AwaitWaiting(auth, i + 2));
+  }
+  asks.join();
+  EXPECT_EQ(scraper.load(), AuthResult::kAllowed);
+  EXPECT_LT(auth.bcrypt_calls(), at_reload + 3 + BasicAuth::kMaxWaiting);  // as above
+  for (auto& t : flood) t.join();
+  EXPECT_EQ(throttled.load(), 0);
+}
+
 TEST(BasicAuthTest, TheSchemeIsCaseInsensitive) {
   BasicAuth auth(std::map<std::string, std::string>{
       {"prom", "$2b$05$4U7RpmTTCO91HYF2e1qjqeugfqW8Co.i5bp3Pci8Rn7Z95ROgloKG"}});
@@ -215,9 +298,11 @@ TEST(WebConfigTest, RefusesHashesItCouldNotCheckAndDuplicateUsers) {
   const std::pair<std::string, std::string> cases[] = {
       {"$2", "is not a bcrypt hash"},
       {good.substr(0, 40), "is not a bcrypt hash"},
-      {"$2b$99$" + good.substr(7), "cost 99, outside 4 to 16"},
-      {"$2b$31$" + good.substr(7), "cost 31, outside 4 to 16"},
-      {"$2b$03$" + good.substr(7), "cost 03, outside 4 to 16"},
+      {"$2b$99$" + good.substr(7), "cost 99, outside 4 to 12"},
+      {"$2b$31$" + good.substr(7), "cost 31, outside 4 to 12"},
+      {"$2b$13$" + good.substr(7), "hash the password again with: htpasswd -nBC 12 prom"},
+      {"$2b$16$" + good.substr(7), "cost 16, outside 4 to 12"},
+      {"$2b$03$" + good.substr(7), "cost 03, outside 4 to 12"},
       {"$2z$05$" + good.substr(7), "is not a bcrypt hash"},
       {good.substr(0, 59) + "!", "'!' is not bcrypt base64"},
   };
@@ -230,6 +315,34 @@ TEST(WebConfigTest, RefusesHashesItCouldNotCheckAndDuplicateUsers) {
       ParseWebConfig("basic_auth_users:\n  prom: " + good + "\n  prom: " + good + "\n");
   ASSERT_FALSE(twice.ok());
   EXPECT_NE(twice.error().message.find("user prom is listed twice"), std::string::npos);
+}
+
+// exporter-toolkit's rate_limit: a Go duration and a count; what would refuse every request, or
+// read a bare number as nanoseconds, is refused with the reason.
+TEST(WebConfigTest, RateLimit) {
+  const auto c = ParseWebConfig("rate_limit:\n  interval: \"1m30s\"\n  burst: 10\n");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c.value().rate_limit.interval, std::chrono::seconds(90));
+  EXPECT_EQ(c.value().rate_limit.burst, 10);
+  EXPECT_TRUE(c.value().basic_auth_users.empty());
+  const auto off = ParseWebConfig("rate_limit:\n  interval: 0\n  burst: 0\n");
+  ASSERT_TRUE(off.ok()) << off.error().message;
+  EXPECT_EQ(off.value().rate_limit.interval.count(), 0);
+  EXPECT_EQ(ParseWebConfig("").value().rate_limit, RateLimit{});
+  const std::pair<std::string, std::string> cases[] = {
+      {"  interval: 1s\n", "burst is 0 with an interval"},
+      {"  interval: 1\n  burst: 1\n", "is not a duration"},
+      {"  interval: -1s\n  burst: 1\n", "is not a duration"},
+      {"  interval: soon\n  burst: 1\n", "is not a duration"},
+      {"  interval: 1s\n  burst: -1\n", "burst must be a number"},
+      {"  period: 1s\n", "rate_limit.period is not one of interval, burst"},
+  };
+  for (const auto& [body, why] : cases) {
+    const auto bad = ParseWebConfig("rate_limit:\n" + body);
+    ASSERT_FALSE(bad.ok()) << body;
+    EXPECT_NE(bad.error().message.find(why), std::string::npos)
+        << body << ": " << bad.error().message;
+  }
 }
 
 TEST(WebConfigTest, RefusesADirectory) {

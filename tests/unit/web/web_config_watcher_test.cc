@@ -1,6 +1,5 @@
 #include "web/web_config_watcher.h"
 
-#include <crypt.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -8,35 +7,26 @@
 #include <fstream>
 #include <string>
 
+#include "support/bcrypt.h"
+#include "support/files.h"
+#include "support/temp_dir.h"
 #include "web/basic_auth.h"
 #include "web/web_config.h"
 
 namespace ovn_raft {
 namespace {
 
-std::string Bcrypt(const std::string& password) {
-  char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-  EXPECT_NE(crypt_gensalt_rn("$2b$", 5, nullptr, 0, salt, sizeof(salt)), nullptr);
-  crypt_data data{};
-  return crypt_r(password.c_str(), salt, &data);
-}
+using testing::Bcrypt;
 
 // Written whole under another name and renamed, as a Secret update is.
 void WriteUsers(const std::string& path, const std::string& users) {
-  std::ofstream(path + ".new") << "basic_auth_users:\n" << users;
-  ASSERT_EQ(std::rename((path + ".new").c_str(), path.c_str()), 0);
+  testing::WriteFile(path, "basic_auth_users:\n" + users);
 }
 
 class WebConfigWatcherTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char dir[] = "/tmp/ovn-raft-watcher.XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
-    path_ = dir_ + "/web.yml";
-  }
-  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
-  std::string dir_, path_;
+  testing::TempDir dir_{"ovn-raft-watcher"};
+  const std::string path_ = dir_ / "web.yml";
 };
 
 // The daemon takes the stamp, loads, then starts the watcher: a change made between the load
@@ -64,6 +54,29 @@ TEST_F(WebConfigWatcherTest, ReloadReadsTheFileWhateverItsStamp) {
   watcher.Reload();
   EXPECT_EQ(auth.Check("Basic cHJvbTpvbmU="), AuthResult::kAllowed);
   EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kDenied);
+}
+
+// A reload with a cost above 12 keeps the users it had (and says why in the log); a reload's
+// rate_limit is applied.
+TEST_F(WebConfigWatcherTest, AReloadKeepsTheLastGoodUsersAndAppliesTheRateLimit) {
+  WriteUsers(path_, "  prom: " + Bcrypt("one") + "\n");
+  auto first = LoadWebConfig(path_);
+  ASSERT_TRUE(first.ok());
+  BasicAuth auth(first.value().basic_auth_users);
+  RateLimiter limiter(first.value().rate_limit);
+  WebConfigWatcher watcher(path_, auth, WebConfigWatcher::StampOf(path_), false, &limiter);
+  std::string dear = Bcrypt("two");
+  dear.replace(4, 2, "13");
+  WriteUsers(path_, "  prom: " + dear + "\n");
+  watcher.Reload();
+  EXPECT_EQ(auth.Check("Basic cHJvbTpvbmU="), AuthResult::kAllowed);  // prom:one
+  WriteUsers(path_, "  prom: " + Bcrypt("two") + "\nrate_limit:\n  interval: 1h\n  burst: 2\n");
+  watcher.Reload();
+  EXPECT_EQ(auth.Check("Basic cHJvbTp0d28="), AuthResult::kAllowed);  // prom:two
+  const auto now = RateLimiter::Clock::now();
+  EXPECT_TRUE(limiter.Allow(now));
+  EXPECT_TRUE(limiter.Allow(now));
+  EXPECT_FALSE(limiter.Allow(now));
 }
 
 }  // namespace

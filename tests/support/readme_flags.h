@@ -1,5 +1,7 @@
-// The README's flag tables say what the programs' flag tables declare: every flag, its
-// variable and its default, and no flag that does not exist.
+#pragma once
+
+// The README's flag tables against a program's flag table: every flag, its variable and its
+// default, and no flag that does not exist.
 
 #include <gtest/gtest.h>
 
@@ -10,20 +12,16 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "exporter/config.h"
+#include "cli/flag_table.h"
 #include "support/test_paths.h"
-#ifdef OVN_RAFT_HAVE_REPORT
-#include "report/report_command.h"
-#endif
 
-namespace ovn_raft {
-namespace {
+namespace ovn_raft::testing {
 
 struct Row {
   std::string variable, default_text;
 };
 
-std::string Unquoted(const std::string& cell) {
+inline std::string Unquoted(const std::string& cell) {
   std::string out;
   for (char c : cell) {
     if (c != '`') out += c;
@@ -32,8 +30,8 @@ std::string Unquoted(const std::string& cell) {
 }
 
 // The rows of the table under `heading` whose first cell is a flag: name -> (variable, default).
-std::map<std::string, Row> ReadmeFlags(const std::string& heading) {
-  std::ifstream in(testing::SourceDir() + "/README.md");
+inline std::map<std::string, Row> ReadmeFlags(const std::string& heading) {
+  std::ifstream in(SourceDir() + "/README.md");
   std::map<std::string, Row> rows;
   bool in_section = false;
   for (std::string line; std::getline(in, line);) {
@@ -50,8 +48,8 @@ std::map<std::string, Row> ReadmeFlags(const std::string& heading) {
   return rows;
 }
 
-void ExpectSameFlags(const std::string& heading, const std::vector<FlagSpec>& flags,
-                     const std::string& prefix) {
+inline void ExpectSameFlags(const std::string& heading, const std::vector<FlagSpec>& flags,
+                            const std::string& prefix) {
   auto rows = ReadmeFlags(heading);
   ASSERT_FALSE(rows.empty()) << "no flag table under " << heading;
   for (const auto& f : flags) {
@@ -69,24 +67,4 @@ void ExpectSameFlags(const std::string& heading, const std::vector<FlagSpec>& fl
     ADD_FAILURE() << "README documents --" << name << ", no such flag";
 }
 
-TEST(ReadmeFlags, TheExportersTableIsItsFlagTable) {
-  ExpectSameFlags("## Flags", ConfigFlags(), "OVN_RAFT_EXPORTER_");
-}
-
-#ifdef OVN_RAFT_HAVE_REPORT
-TEST(ReadmeFlags, TheReportsTableIsItsFlagTable) {
-  ExpectSameFlags("## ovn-raft-report: the cluster at a glance", ReportFlags(), "OVN_RAFT_REPORT_");
-}
-#endif
-
-// --help says each default once, from the table.
-TEST(ReadmeFlags, HelpShowsTheDefaults) {
-  const std::string help = ConfigUsage();
-  EXPECT_NE(help.find("(default 2s)"), std::string::npos);
-  EXPECT_NE(help.find("(default :10476)"), std::string::npos);
-  EXPECT_NE(help.find("(default NB and SB, found at start)"), std::string::npos);
-  EXPECT_EQ(help.find("default: unset)"), std::string::npos);
-}
-
-}  // namespace
-}  // namespace ovn_raft
+}  // namespace ovn_raft::testing

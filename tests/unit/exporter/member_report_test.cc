@@ -69,6 +69,52 @@ TEST(MemberReportTest, NotAStatusDocumentSaysWhy) {
   EXPECT_TRUE(none.value().empty());
 }
 
+// The expected cluster an exporter was given reaches the report with each of its databases;
+// an exporter given none (or one that does not say) leaves the size unknown.
+TEST(MemberReportTest, ExpectedClusterRoundTrip) {
+  Snapshot s;
+  DatabaseReading nb;
+  nb.target = {"OVN_Northbound", "/run/ovn/ovnnb_db.ctl", "", ""};
+  DatabaseReading sb = nb;
+  sb.target.name = "OVN_Southbound";
+  s.databases = {nb, sb};
+  const auto given = DecodeStatusJson(
+      SnapshotToJson(s, nullptr, ExpectedCluster{0, {"10.0.0.1", "10.0.0.2", "10.0.0.3"}}), "a");
+  ASSERT_TRUE(given) << given.error();
+  ASSERT_EQ(given.value().size(), 2u);
+  for (const auto& r : given.value()) {
+    EXPECT_EQ(r.expected.size(), 3);
+    EXPECT_EQ(r.expected.hosts, (std::vector<std::string>{"10.0.0.1", "10.0.0.2", "10.0.0.3"}));
+  }
+  const auto none = DecodeStatusJson(SnapshotToJson(s), "a");
+  ASSERT_TRUE(none) << none.error();
+  EXPECT_EQ(none.value()[0].expected.size(), 0);
+  const auto older = DecodeStatusJson(R"({"databases":[{"name":"OVN_Northbound"}]})", "a");
+  ASSERT_TRUE(older);
+  EXPECT_EQ(older.value()[0].expected.size(), 0);
+  const auto odd = DecodeStatusJson(
+      R"({"expected_cluster":{"size":-3,"hosts":["b","a",7,"b"]},"databases":[{}]})", "a");
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd.value()[0].expected.members, 0);
+  EXPECT_EQ(odd.value()[0].expected.hosts, (std::vector<std::string>{"a", "b"}));
+}
+
+// The report's own flags win; without them, what the members' exporters were given, combined
+// as the rules combine it: the largest size, every host.
+TEST(MemberReportTest, ExpectedOfTheReportElseOfTheMembers) {
+  std::vector<MemberReport> members(3);
+  EXPECT_EQ(ExpectedOf({}, members).size(), 0);  // none anywhere: the size checks are off
+  EXPECT_EQ(ExpectedOf({5, {}}, members).size(), 5);
+  members[0].expected = {3, {}};
+  members[1].expected = {0, {"10.0.0.1", "10.0.0.4"}};
+  members[2].expected = {0, {"10.0.0.2"}};
+  const ExpectedCluster combined = ExpectedOf({}, members);
+  EXPECT_EQ(combined.size(), 3);
+  EXPECT_EQ(combined.hosts, (std::vector<std::string>{"10.0.0.1", "10.0.0.2", "10.0.0.4"}));
+  EXPECT_EQ(ExpectedOf({5, {}}, members).size(), 5);
+  EXPECT_TRUE(ExpectedOf({5, {}}, members).hosts.empty());
+}
+
 TEST(MemberReportTest, MixedReleasesNamesEachWithItsCount) {
   std::vector<MemberReport> members(4);
   members[0].ovs_version = "3.1.0";

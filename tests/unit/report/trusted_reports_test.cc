@@ -1,0 +1,170 @@
+#ifdef OVN_RAFT_HAVE_REPORT
+#include "report/trusted_reports.h"
+
+#include <gtest/gtest.h>
+
+#include "report/kick_evidence.h"
+#include "report/member_attention.h"
+
+namespace ovn_raft {
+namespace {
+
+const std::map<std::string, std::string> kThree{
+    {"a", "tcp:10.0.0.1:6643"}, {"b", "tcp:10.0.0.2:6643"}, {"c", "tcp:10.0.0.3:6643"}};
+
+MemberReport Member(const std::string& url, const std::string& id, const std::string& role,
+                    const std::string& cid = "c1") {
+  MemberReport m;
+  m.source = url;
+  m.db = "OVN_Northbound";
+  m.up = true;
+  m.cluster_id = cid;
+  m.server_id = id;
+  m.address = kThree.count(id) ? kThree.at(id) : "tcp:10.0.0.9:6643";
+  m.status = "cluster_member";
+  m.role = role;
+  m.leader = "a";
+  m.view = kThree;
+  m.connected = true;
+  if (role == "leader") {
+    m.election_timer_ms = 1000;
+    m.heard_ms_ago = {{"b", 100}, {"c", 100}};
+  }
+  return m;
+}
+
+std::vector<UrlStatus> Honest() {
+  return {{"http://a", {Member("http://a", "a", "leader")}},
+          {"http://b", {Member("http://b", "b", "follower")}},
+          {"http://c", {Member("http://c", "c", "follower")}}};
+}
+
+TEST(TrustedReportsTest, HonestExportersAreAllCounted) {
+  const auto by_db = SortByTrust(Honest());
+  ASSERT_EQ(by_db.size(), 1u);
+  const auto& db = by_db.at("OVN_Northbound");
+  EXPECT_EQ(db.members.size(), 3u);
+  EXPECT_TRUE(db.untrusted.empty());
+  EXPECT_EQ(db.cluster_id, "c1");
+}
+
+// One URL naming a healthy member stale under another cluster ID: not counted, named.
+TEST(TrustedReportsTest, AnotherClusterThanTheMajoritysIsUntrusted) {
+  auto statuses = Honest();
+  auto liar = Member("http://liar", "d", "leader", "c2");
+  liar.view = {{"d", "tcp:10.0.0.9:6643"}, {"b", "tcp:10.0.0.2:6643"}};
+  liar.heard_ms_ago = {{"b", 999999}};
+  statuses.push_back({"http://liar", {liar}});
+  const auto db = SortByTrust(statuses).at("OVN_Northbound");
+  EXPECT_EQ(db.members.size(), 3u);
+  ASSERT_EQ(db.untrusted.size(), 1u);
+  EXPECT_EQ(db.untrusted[0].url, "http://liar");
+  EXPECT_NE(db.untrusted[0].reason.find("reports cluster c2, not c1 that 3 of the 4 URLs read"),
+            std::string::npos)
+      << db.untrusted[0].reason;
+}
+
+// One URL listing 16 entries for one database counts for none of them.
+TEST(TrustedReportsTest, SeveralEntriesForOneDatabaseAreUntrusted) {
+  auto statuses = Honest();
+  UrlStatus many{"http://many", {}};
+  for (int i = 0; i < 16; ++i) {
+    auto m = Member("http://many", "f" + std::to_string(i), "follower");
+    m.view = {{"f0", "tcp:10.0.0.7:6643"}};
+    many.reports.push_back(m);
+  }
+  statuses.push_back(many);
+  const auto db = SortByTrust(statuses).at("OVN_Northbound");
+  EXPECT_EQ(db.members.size(), 3u);
+  ASSERT_EQ(db.untrusted.size(), 1u);
+  EXPECT_NE(db.untrusted[0].reason.find("lists 16 entries"), std::string::npos);
+  EXPECT_EQ(db.untrusted[0].claimed.size(), 16u);
+}
+
+TEST(TrustedReportsTest, AnEntryThatContradictsItselfIsUntrusted) {
+  auto empty = Member("http://e", "", "follower", "");
+  empty.address = "";
+  EXPECT_NE(SortByTrust({{"http://e", {empty}}})
+                .at("OVN_Northbound")
+                .untrusted.at(0)
+                .reason.find("no server ID"),
+            std::string::npos);
+  auto no_cluster = Member("http://n", "b", "follower", "");
+  EXPECT_NE(SortByTrust({{"http://n", {no_cluster}}})
+                .at("OVN_Northbound")
+                .untrusted.at(0)
+                .reason.find("no cluster ID"),
+            std::string::npos);
+  auto joining = no_cluster;
+  joining.status = "joining";
+  EXPECT_TRUE(SortByTrust({{"http://j", {joining}}}).at("OVN_Northbound").untrusted.empty());
+  auto elsewhere = Member("http://b", "b", "follower");
+  elsewhere.address = "tcp:10.0.0.5:6643";
+  EXPECT_NE(SortByTrust({{"http://b", {elsewhere}}})
+                .at("OVN_Northbound")
+                .untrusted.at(0)
+                .reason.find("lists itself at tcp:10.0.0.2:6643"),
+            std::string::npos);
+}
+
+TEST(TrustedReportsTest, TwoUrlsClaimingOneMemberAreBothUntrusted) {
+  auto statuses = Honest();
+  statuses.push_back({"http://b2", {Member("http://b2", "b", "follower")}});
+  const auto db = SortByTrust(statuses).at("OVN_Northbound");
+  EXPECT_EQ(db.members.size(), 2u);
+  EXPECT_EQ(db.untrusted.size(), 2u);
+}
+
+TEST(KickEvidenceTest, OnlyTheLeaderReadThroughItsOwnExporterAllowsAKick) {
+  auto members = SortByTrust(Honest()).at("OVN_Northbound").members;
+  members[0].view["s"] = "tcp:10.0.0.4:6643";
+  members[0].heard_ms_ago["s"] = 60000;
+  EXPECT_EQ(WhyNoKick(members, "c1", true, "s"), std::nullopt);
+  EXPECT_NE(WhyNoKick(members, "c1", true, "b").value_or("").find("heard from it 100 ms ago"),
+            std::string::npos);
+  EXPECT_NE(WhyNoKick(members, "c1", true, "x").value_or("").find("does not list it"),
+            std::string::npos);
+  EXPECT_NE(WhyNoKick(members, "c1", false, "s").value_or("").find("more than half"),
+            std::string::npos);
+  // The leader's own exporter not read: the followers' word is not enough.
+  const std::vector<MemberReport> followers(members.begin() + 1, members.end());
+  EXPECT_NE(WhyNoKick(followers, "c1", true, "s").value_or("").find("own exporter was not read"),
+            std::string::npos);
+  // A member claiming the lead that the others do not follow.
+  auto usurper = members;
+  usurper[1].role = "leader";
+  usurper[1].leader = "b";
+  usurper[1].election_timer_ms = 1000;
+  usurper[1].heard_ms_ago = {{"s", 60000}};
+  usurper[1].view["s"] = "tcp:10.0.0.4:6643";
+  usurper[0].heard_ms_ago["s"] = 10;
+  EXPECT_NE(WhyNoKick(usurper, "c1", true, "s").value_or("").find("heard from it 10 ms ago"),
+            std::string::npos);
+}
+
+TEST(MemberAttentionTest, EachMemberThatNeedsAttentionIsNamedWithWhatItIs) {
+  auto members = SortByTrust(Honest()).at("OVN_Northbound").members;
+  members[0].heard_ms_ago["c"] = 30000;  // the leader lost c
+  members[2].role = "candidate";
+  members[2].term = 7;
+  members[2].connected = false;
+  members[2].leader = "unknown";
+  const auto clusters = AnalyzeConsensus(members, {3, {}});
+  ASSERT_EQ(clusters.size(), 1u);
+  const auto attention = MembersNeedingAttention(clusters[0], members);
+  ASSERT_EQ(attention.size(), 1u);
+  EXPECT_EQ(attention[0].id, "c");
+  EXPECT_EQ(attention[0].address, "tcp:10.0.0.3:6643");
+  EXPECT_EQ(attention[0].states,
+            (std::vector<std::string>{"disconnected (out of contact with a majority)",
+                                      "campaigning (term 7)", "unheard by the leader for 30.0 s"}));
+  EXPECT_EQ(NotAlive(clusters[0]), (std::vector<std::string>{"c"}));
+
+  auto healthy = SortByTrust(Honest()).at("OVN_Northbound").members;
+  const auto fine = AnalyzeConsensus(healthy, {3, {}});
+  EXPECT_TRUE(MembersNeedingAttention(fine[0], healthy).empty());
+}
+
+}  // namespace
+}  // namespace ovn_raft
+#endif
