@@ -258,20 +258,53 @@
             },
           },
           {
-            // Elections the majority held: leader changes, seen as rises of the term of the
-            // members that know a leader. A member that campaigns alone raises only its own
-            // term (OVNRaftMemberCampaigning). Resolves a window after the last change, and at
-            // once for a cluster that no longer reports.
+            // Elections the majority held that no leader asked for: leader changes, seen as rises
+            // of the term of the members that know a leader, less the leadership transfers of the
+            // same window (each raises the term once; OVNRaftFrequentLeadershipTransfers counts
+            // them). What is left are elections by timeout: a leader that stopped being heard. A
+            // member that campaigns alone raises only its own term (OVNRaftMemberCampaigning).
+            // Resolves a window after the last change, and at once for a cluster that no longer
+            // reports.
             alert: 'OVNRaftFrequentElections',
             expr: |||
-              changes(ovn_raft_cluster:leader_term:max[%(leaderChangesWindow)s]) >= %(leaderChangesThreshold)s
+              (
+                changes(ovn_raft_cluster:leader_term:max[%(leaderChangesWindow)s])
+                  - on (%(cluster)s)
+                (
+                  sum by (%(cluster)s) (
+                    changes(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leaderChangesWindow)s])
+                      + (
+                        min_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leaderChangesWindow)s])
+                          > bool (time() - %(leaderChangesWindowSeconds)s)
+                      )
+                  )
+                  or
+                  ovn_raft_cluster:reporters:count * 0
+                )
+              ) >= %(leaderChangesThreshold)s
                 and on (%(cluster)s) ovn_raft_cluster:reporters:count
             ||| % $._config.labels,
             'for': '2m',
             labels: { severity: 'warning' },
             annotations: {
-              summary: "The leader of an OVN Raft cluster changes often.",
-              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) changed leaders {{ $value }} times in the last %(leaderChangesWindow)s." % $._config.labels,
+              summary: "The leader of an OVN Raft cluster changes often, by election timeouts.",
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) elected a new leader {{ $value }} times in the last %(leaderChangesWindow)s without a leadership transfer: the followers stopped hearing the leader (an overloaded or stalled leader, a network problem, an election timer too short for the database's size). Leadership transfers are counted apart (OVNRaftFrequentLeadershipTransfers)." % $._config.labels,
+            },
+          },
+          {
+            // Leaders that hand leadership over, most often to write a snapshot of a database
+            // whose log grows fast: every transfer is an election, and clients connected to the
+            // leader only (northd, the CMS) reconnect and may fetch the whole database again.
+            alert: 'OVNRaftFrequentLeadershipTransfers',
+            expr: |||
+              sum by (%(cluster)s) (ovn_raft_cluster_member:leadership_transfers:count) >= %(leadershipTransfersThreshold)s
+                and on (%(cluster)s) ovn_raft_cluster:reporters:count
+            ||| % $._config.labels,
+            'for': $._config.leadershipTransfersFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "The leader of an OVN Raft cluster hands over leadership often.",
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) changed leaders by leadership transfer {{ $value }} times in the last %(leadershipTransfersWindow)s (per member: ovn_raft_cluster_member:leadership_transfers:count). A leader transfers leadership before it writes a snapshot (\"Transferring leadership to write a snapshot\" in its log), and when it shuts down or leaves; each transfer is an election that clients of the leader notice. Snapshots come as often as the log grows past 10 MiB and doubles, at most every 10-20 minutes: see the runbook for what lowers it." % $._config.labels,
             },
           },
           {
@@ -333,6 +366,18 @@
             annotations: {
               summary: "An OVN Raft member runs and calls itself a cluster member, but the leader does not hear it.",
               description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full, read-only or stalled (I/O errors in its log), a one-way network cut, or a stuck process. A member whose stalled disk returns recovers by itself within seconds; fix the cause, and if it is still unheard 5 minutes after, restart it on its existing database (a follower whose write failed recovers only then)." % $._config.memberUnheardFor,
+            },
+          },
+          {
+            // A follower that trails the leader's log more than its peers, over time, while the
+            // leader still hears it: the failure before the failure.
+            alert: 'OVNRaftMemberSlow',
+            expr: "ovn_raft_cluster_member:slow:lag_entries" % $._config.labels,
+            'for': $._config.slowMemberFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member trails the leader's log more than its peers.",
+              description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) has trailed the leader's log by a median {{ $value }} entries over %(slowMemberWindow)s, more than %(slowMemberPeerFactor)s times its fastest peer (ovn_raft_cluster_member:follower_lag:median), for %(slowMemberFor)s: it acknowledges writes slower than the others while the leader still hears it. Look at its disk first (fsync latency: a follower syncs its log before it answers), then a starved CPU (throttling, a busy node), then the network path to the leader. It still counts for quorum; if it fails, one failure fewer is tolerated." % ($._config.labels { slowMemberFor: $._config.slowMemberFor }),
             },
           },
           {

@@ -1,5 +1,9 @@
 // Settings of the OVN Raft mixin. Override in your own jsonnet:
 //   (import 'mixin.libsonnet') + { _config+:: { deploymentLabels: ['cluster', 'namespace'] } }
+// A duration of one unit ('15m', '6h') in seconds.
+local durationSeconds(d) =
+  local units = { s: 1, m: 60, h: 3600, d: 86400 };
+  std.parseInt(std.substr(d, 0, std.length(d) - 1)) * units[d[std.length(d) - 1]];
 {
   _config+:: {
     // Target labels that identify one deployment (one set of ovn-central pods). Add e.g.
@@ -21,6 +25,12 @@
     // OVNRaftFrequentElections: this many leader changes within the window.
     leaderChangesThreshold: 3,
     leaderChangesWindow: '15m',
+    // OVNRaftFrequentLeadershipTransfers: this many leadership transfers within the window (a
+    // leader hands over leadership before it writes a snapshot, and when it shuts down or leaves).
+    // A rolling restart transfers at most once per member; a snapshot every hour does more.
+    leadershipTransfersThreshold: 4,
+    leadershipTransfersWindow: '6h',
+    leadershipTransfersFor: '5m',
     // Expected hosts without --cluster.expected-hosts: the host IPs of the database pods, from
     // kube-state-metrics (they use host networking: pod IP = node IP). '' disables it.
     expectedHostsSelector:
@@ -32,6 +42,17 @@
     // up to 2n+1 members); more still show in the counts.
     minoritySlots: 3,
     followerLagEntries: 1000,
+    // OVNRaftMemberSlow: a follower whose median lag behind the leader's log over
+    // slowMemberWindow is at least slowMemberLagEntries and more than slowMemberPeerFactor times
+    // its fastest peer's, for slowMemberFor. A healthy follower acknowledges an entry within
+    // milliseconds, so that at a moderate write rate most reads find it caught up; one that
+    // takes hundreds is found behind at most reads. The median passes over the short lag of a
+    // restart or an election; the comparison with the peers passes over a write load heavy
+    // enough that every follower trails alike.
+    slowMemberWindow: '1m',
+    slowMemberLagEntries: 1,
+    slowMemberPeerFactor: 3,
+    slowMemberFor: '1m',
     // OVNRaftMemberUnheard: how long a member that calls itself a cluster member goes unheard
     // by the leader (or stuck behind its log) before it pages: past an election and a restarted
     // member's catching up.
@@ -104,6 +125,14 @@
       logCompactionOverdueSeconds: $._config.logCompactionOverdueSeconds,
       leaderChangesThreshold: $._config.leaderChangesThreshold,
       leaderChangesWindow: $._config.leaderChangesWindow,
+      slowMemberWindow: $._config.slowMemberWindow,
+      slowMemberLagEntries: $._config.slowMemberLagEntries,
+      slowMemberPeerFactor: $._config.slowMemberPeerFactor,
+      leadershipTransfersThreshold: $._config.leadershipTransfersThreshold,
+      leadershipTransfersWindow: $._config.leadershipTransfersWindow,
+      // The windows in seconds, for a comparison with time().
+      leaderChangesWindowSeconds: std.toString(durationSeconds($._config.leaderChangesWindow)),
+      leadershipTransfersWindowSeconds: std.toString(durationSeconds($._config.leadershipTransfersWindow)),
       // The smaller clusters of a database whose members split into several cluster IDs.
       splitOff: '(ovn_raft_cluster:members_union:count < on (%s) group_left max by (%s) (ovn_raft_cluster:members_union:count))'
                 % [self.deploymentDb, self.deploymentDb],

@@ -256,6 +256,18 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
                  q(inCluster('ovn_raft_database_file_size_bytes'), '{{server_id}} file', mayBeEmpty=true),
                  q(inCluster('ovn_raft_database_filesystem_avail_bytes'), '{{server_id}} free', mayBeEmpty=true),
                ], 12, 104, 12, 8),
+        series('Follower lag against its peers',
+               "Each follower's median lag behind the leader's log over the last minute (the leader's word), and the members named slow: trailing at least 1 entry and more than 3 times the fastest follower, while the leader still hears them (OVNRaftMemberSlow: a slow disk, a starved CPU, a slow network path).",
+               'none', [
+                 q('ovn_raft_cluster_member:follower_lag:median{%s}' % csel, '{{member_id}} median lag'),
+                 q('ovn_raft_cluster_member:slow:lag_entries{%s}' % csel, '{{member_id}} slow', mayBeEmpty=true),
+               ], 0, 112, 12, 8),
+        series('Leadership transfers',
+               'Leadership transfers each member took over within the window (a leader hands over before it writes a snapshot, and when it stops gracefully or leaves), against all leader changes: transfers are not elections by timeout (OVNRaftFrequentLeadershipTransfers, OVNRaftFrequentElections).',
+               'none', [
+                 q('ovn_raft_cluster_member:leadership_transfers:count{%s}' % csel, '{{server_id}} transfers', mayBeEmpty=true),
+                 q('changes(ovn_raft_cluster:leader_term:max{%s}[$__rate_interval])' % csel, 'leader changes'),
+               ], 12, 112, 12, 8),
       ],
       cfg.grafanaDashboardTags, cfg.grafanaRefresh,
     ),

@@ -792,6 +792,83 @@
             ||| % $._config.labels,
           },
           {
+            // How far each follower trails the leader's log, as the median over slowMemberWindow
+            // of the leader's word (replication_lag:entries): a restarted member's catching up or
+            // a new leader's first guesses last a scrape or two and do not move a median. The
+            // leader itself is left out: it trails nobody.
+            record: 'ovn_raft_cluster_member:follower_lag:median',
+            expr: |||
+              quantile_over_time(0.5, ovn_raft_cluster_member:replication_lag:entries[%(slowMemberWindow)s])
+                unless on (%(cluster)s, member_id)
+              label_replace(ovn_raft_instance:server_info:leader, "member_id", "$1", "server_id", "(.+)")
+            ||| % $._config.labels,
+          },
+          {
+            // Slow members, valued by their median lag: live followers that trail the leader by
+            // at least slowMemberLagEntries and by more than slowMemberPeerFactor times the
+            // fastest follower of their cluster (OVNRaftMemberSlow). Under a write load every
+            // follower trails a little, alike; a member whose disk syncs slowly, whose CPU is
+            // starved or whose path to the leader is slow trails more, while it still answers.
+            // A lone follower has no peer to compare with; a member the leader no longer hears
+            // is OVNRaftMemberUnheard's, and stays out for a window after it is heard again (a
+            // killed or stuck member comes back far behind, and its median reads that gap).
+            record: 'ovn_raft_cluster_member:slow:lag_entries',
+            expr: |||
+              (
+                ovn_raft_cluster_member:follower_lag:median >= %(slowMemberLagEntries)s
+                  > on (%(cluster)s) group_left
+                %(slowMemberPeerFactor)s * min by (%(cluster)s) (ovn_raft_cluster_member:follower_lag:median)
+              )
+                and on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
+                unless on (%(cluster)s, member_id)
+              max_over_time(ovn_raft_cluster_member:leader_unheard:info[%(slowMemberWindow)s])
+            ||| % $._config.labels,
+          },
+          {
+            // When each member last started an election on a leadership transfer (a leader hands
+            // over leadership before it writes a snapshot, or when it shuts down or leaves): its
+            // exporter's timestamp, kept at the value first recorded for that election while new
+            // readings stay within 30 s of it (the timestamp is computed from "ms ago" at each
+            // read and moves with the read's latency), also across a failed scrape or an
+            // exporter restart within leadershipTransfersWindow, so that changes() counts
+            // transfers, not reads. No series while a member's last election was by timeout.
+            record: 'ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds',
+            expr: |||
+              (
+                last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                  and on (%(cluster)s, server_id)
+                abs(
+                  max by (%(cluster)s, server_id, host) (
+                    ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                      * on (%(member)s) group_left (cluster_id, server_id, host)
+                    ovn_raft_instance:server_info:max
+                  )
+                    - on (%(cluster)s, server_id)
+                  last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                ) < 30
+              )
+              or
+              max by (%(cluster)s, server_id, host) (
+                ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                  * on (%(member)s) group_left (cluster_id, server_id, host)
+                ovn_raft_instance:server_info:max
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // Leadership transfers each member received within leadershipTransfersWindow: the
+            // changes of its transfer timestamp, and the first one when it started within the
+            // window (OVNRaftFrequentLeadershipTransfers).
+            record: 'ovn_raft_cluster_member:leadership_transfers:count',
+            expr: |||
+              changes(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                + (
+                  min_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                    > bool (time() - %(leadershipTransfersWindowSeconds)s)
+                )
+            ||| % $._config.labels,
+          },
+          {
             record: 'ovn_raft_cluster:log_entries_uncommitted:max',
             expr: |||
               max by (%(cluster)s) (

@@ -6,7 +6,7 @@
 #   raft-cluster.sh start DIR [MEMBERS] [BASE_PORT]   create and start MEMBERS (default 3) members
 #   raft-cluster.sh wait DIR                           wait until every running member is in the cluster
 #   raft-cluster.sh kill DIR N [db]                    SIGKILL member N (both dbs, or just nb|sb)
-#   raft-cluster.sh restart DIR N                      restart member N with its existing database
+#   raft-cluster.sh restart DIR N [db]                 restart member N with its existing database
 #   raft-cluster.sh restart-fresh DIR N                restart member N with a fresh database, same address
 #   raft-cluster.sh split DIR N                        re-create member N as a new single-member cluster
 #   raft-cluster.sh add DIR N                          join a new member N to the cluster
@@ -25,6 +25,16 @@
 #   raft-cluster.sh fill-follower DIR N db [PAUSE]     write through db's leader until it stops
 #                                                      hearing member N (a full disk, see disk),
 #                                                      PAUSE seconds between writes
+#   raft-cluster.sh load DIR db SECONDS [PAUSE]        write through db's leader for SECONDS (or
+#                                                      until `unload`), one small transaction
+#                                                      every PAUSE s (0.1)
+#   raft-cluster.sh unload DIR                         end every load early
+#   raft-cluster.sh shutdown DIR N db                  stop member N's db server gracefully
+#                                                      (ovs-appctl exit: a leader first transfers
+#                                                      leadership); `restart` starts it again
+#   raft-cluster.sh slow-disk DIR N db MICROSECONDS    delay member N's fsync/fdatasync returns by
+#                                                      that long (strace fault injection)
+#   raft-cluster.sh fast-disk DIR N db                 end that delay
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log} (a database moved by `disk`: DIR/mN/disk-db/db.db);
@@ -258,6 +268,51 @@ cmd_fill_follower() { # member db [pause]
   die "the leader still heard member $1 ($2) after 5000 writes"
 }
 
+# A steady write load: small rows, one transaction each, through whichever member leads.
+cmd_load() { # db seconds [pause]
+  local end=$((SECONDS + $2)) i=0 l=""
+  rm -f "$DIR/unload"
+  while [ $SECONDS -lt $end ] && [ ! -e "$DIR/unload" ]; do
+    i=$((i + 1))
+    [ -n "$l" ] || l=$(cmd_leader "$1") || { sleep 0.2; continue; }
+    if [ "$1" = nb ]; then
+      ovn-nbctl --timeout=2 --db="unix:$DIR/m$l/nb.sock" ls-add "load-$$-$i" >/dev/null 2>&1 || l=""
+    else
+      ovn-sbctl --timeout=2 --db="unix:$DIR/m$l/sb.sock" chassis-add "load-$$-$i" geneve \
+        "127.2.$((i / 250 % 250)).$((i % 250 + 1))" >/dev/null 2>&1 || l=""
+    fi
+    sleep "${3:-0.1}"
+  done
+}
+
+# A slow disk, on purpose: every fsync and fdatasync of member N's db server returns that many
+# microseconds late (strace's fault injection, stopping the server on those calls alone), as a
+# disk with a slow write cache does. The server keeps running and answering.
+cmd_slow_disk() { # member db microseconds
+  local pidfile="$DIR/m$1/$2.strace.pid"
+  running "$1" "$2" || die "member $1 $2 is not running"
+  cmd_fast_disk "$1" "$2"
+  strace -f -qq --seccomp-bpf -o /dev/null -p "$(cat "$DIR/m$1/$2.pid")" -e trace=fsync,fdatasync \
+    -e inject=fsync,fdatasync:delay_exit="$3" </dev/null >/dev/null 2>&1 &
+  echo $! >"$pidfile"
+  sleep 0.5  # attached
+}
+cmd_fast_disk() { # member db
+  local pidfile="$DIR/m$1/$2.strace.pid"
+  [ -f "$pidfile" ] || return 0
+  kill "$(cat "$pidfile")" 2>/dev/null || true
+  rm -f "$pidfile"
+}
+
+# A graceful stop: the server closes its storage, and a leader hands over leadership first.
+cmd_shutdown() { # member db
+  local pid
+  pid=$(cat "$DIR/m$1/$2.pid")
+  ovs-appctl -t "$DIR/m$1/$2.ctl" exit
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill_server "$1" "$2"
+}
+
 # Raft has no command to hand leadership over: freeze the leader until the others elect a new
 # one, thaw it (it steps down), and again until member N leads (each election is a coin toss).
 cmd_lead() { # member db
@@ -292,7 +347,7 @@ case "$1" in
     for db in ${4:-${DBS[@]}}; do kill_server "$3" "$db"; done ;;
   restart)
     load_env
-    for db in "${DBS[@]}"; do kill_server "$3" "$db"; start_server "$3" "$db"; done ;;
+    for db in ${4:-${DBS[@]}}; do kill_server "$3" "$db"; start_server "$3" "$db"; done ;;
   restart-fresh)
     load_env
     for db in "${DBS[@]}"; do kill_server "$3" "$db"; join_db "$3" "$db"; start_server "$3" "$db"; done ;;
@@ -326,10 +381,16 @@ case "$1" in
   lead) load_env; cmd_lead "$3" "$4" ;;
   fill) load_env; cmd_fill "$3" "$4" ;;
   fill-follower) load_env; cmd_fill_follower "$3" "$4" "${5:-0}" ;;
+  load) load_env; cmd_load "$3" "$4" "${5:-0.1}" ;;
+  unload) load_env; touch "$DIR/unload" ;;
+  shutdown) load_env; cmd_shutdown "$3" "$4" ;;
+  slow-disk) load_env; cmd_slow_disk "$3" "$4" "$5" ;;
+  fast-disk) load_env; cmd_fast_disk "$3" "$4" ;;
   stop)
     [ -f "$DIR/env" ] || exit 0
     load_env
     [ -z "$(ls "$DIR"/m*/uid 2>/dev/null)" ] || cmd_heal
+    for f in "$DIR"/m*/*.strace.pid; do [ ! -f "$f" ] || { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done
     for n in $(members); do for db in "${DBS[@]}"; do kill_server "$n" "$db"; done; done
     unmount_disks ;;
   *) die "unknown command $1" ;;

@@ -1110,6 +1110,154 @@ TEST(ConsensusEndToEndTest, FollowerDiskFullIsUnheardUntilRestarted) {
   }
 }
 
+// A follower whose disk syncs slowly, under a steady write load: the leader still hears it and
+// it still votes, so no other alert names it, but it trails the leader's log at nearly every
+// read while its peer is caught up. First the same load without the fault, for longer than
+// the rules' window: nobody is named slow. Then every fsync of the follower's NB server returns
+// half a second late (strace): OVNRaftMemberSlow, with its for: as shipped, names it, and only
+// it, within 2 minutes.
+TEST(ConsensusEndToEndTest, SlowFollowerDiskIsNamedSlowOnlyThen) {
+  EndToEnd e;
+  const int m = Follower(e.cluster());
+  const std::string id = e.cluster().ServerId(m, "nb");
+  ASSERT_EQ(id.size(), 4u);
+  std::thread load([&] { e.cluster().Load("nb", 300, "0.05"); });
+  struct Unload {
+    EndToEnd& e;
+    std::thread& t;
+    ~Unload() {
+      e.cluster().Unload();
+      t.join();
+    }
+  } unload{e, load};
+  // The lags the rules compare, as "ID=median" of each follower, for the log.
+  const auto medians = [&] {
+    std::string out;
+    for (const auto& s : PolledQuery(
+             e.port(), "ovn_raft_cluster_member:follower_lag:median{db=\"OVN_Northbound\"}")) {
+      out += " " + s.labels.at("member_id") + "=" + std::to_string(s.value).substr(0, 4);
+    }
+    return out;
+  };
+  const auto named = [&](const std::string& what) {
+    std::set<std::string> out;
+    for (const auto& s : PolledQuery(e.port(), what)) out.insert(s.labels.at("member_id"));
+    return out;
+  };
+  const auto quiet_until = std::chrono::steady_clock::now() + std::chrono::seconds(62);
+  int samples = 0;
+  std::string last;
+  while (std::chrono::steady_clock::now() < quiet_until) {
+    ++samples;
+    EXPECT_EQ(named("ovn_raft_cluster_member:slow:lag_entries"), std::set<std::string>{})
+        << "named slow without a fault, sample " << samples << ":" << medians();
+    EXPECT_EQ(named("ALERTS{alertname=\"OVNRaftMemberSlow\"}"), std::set<std::string>{})
+        << "alert without a fault, sample " << samples;
+    if (samples % 10 == 0) last = medians();
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
+  std::printf(
+      "[ scenario ] no fault, under writes: nobody named slow in %d samples over 62 s "
+      "(median lags:%s)\n",
+      samples, last.c_str());
+
+  e.cluster().SlowDisk(m, "nb", 500000);
+  const auto slowed = std::chrono::steady_clock::now();
+  std::string state;
+  while (state != "firing" &&
+         std::chrono::steady_clock::now() < slowed + std::chrono::seconds(150)) {
+    for (const auto& a : PolledQuery(e.port(), "ALERTS{alertname=\"OVNRaftMemberSlow\"}")) {
+      EXPECT_EQ(a.labels.at("member_id"), id);
+      EXPECT_EQ(a.labels.at("db"), "OVN_Northbound");
+      state = a.labels.at("alertstate");
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - slowed).count();
+  std::printf(
+      "[ scenario ] fsync of member %d (%s) 500 ms late: OVNRaftMemberSlow %s after %.0f s "
+      "(median lags:%s)\n",
+      m, id.c_str(), state.empty() ? "silent" : state.c_str(), seconds, medians().c_str());
+  EXPECT_EQ(state, "firing");
+  EXPECT_LE(seconds, 120.0);
+  // The leader still hears it: slow, not unheard.
+  EXPECT_EQ(named("ovn_raft_cluster_member:leader_unheard:info"), std::set<std::string>{});
+  e.cluster().FastDisk(m, "nb");
+}
+
+// A leader that stops gracefully hands its leadership over (the path a leader about to write a
+// snapshot takes too): the new leader's last election shows reason="leadership_transfer", the
+// rules count one transfer for it and keep counting one while its exporter's timestamp
+// jitters from read to read, OVNRaftFrequentLeadershipTransfers (its threshold lowered to one
+// for the test) fires, and OVNRaftFrequentElections (lowered to one leader change) does not:
+// the change was a transfer, not an election by timeout.
+TEST(ConsensusEndToEndTest, LeadershipTransferIsCountedApartFromElections) {
+  EndToEnd e({"--cluster.expected-members=3"}, {3, {}}, 1,
+             "{leadershipTransfersThreshold: 1, leadershipTransfersFor: \"4s\", "
+             "leaderChangesThreshold: 1}");
+  const int old_leader = e.cluster().Leader("sb");
+  ASSERT_NE(old_leader, 0);
+  const std::string term = "ovn_raft_cluster:leader_term:max{db=\"OVN_Southbound\"}";
+  auto before = PolledQuery(e.port(), term);
+  for (int i = 0; i < 60 && before.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    before = PolledQuery(e.port(), term);
+  }
+  ASSERT_EQ(before.size(), 1u);
+  e.cluster().Shutdown(old_leader, "sb");
+  e.cluster().RestartDatabase(old_leader, "sb");
+  e.cluster().Wait();
+  const int leader = e.cluster().Leader("sb");
+  ASSERT_NE(leader, 0);
+  ASSERT_NE(leader, old_leader);
+  const std::string id = e.cluster().ServerId(leader, "sb");
+  const std::string counted =
+      "ovn_raft_cluster_member:leadership_transfers:count{db=\"OVN_Southbound\"}";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::string state;
+  int samples = 0;
+  while (std::chrono::steady_clock::now() < deadline && (state != "firing" || samples < 15)) {
+    const auto count = PolledQuery(e.port(), counted);
+    if (!count.empty()) {
+      ++samples;
+      ASSERT_EQ(count.size(), 1u);
+      EXPECT_EQ(count[0].labels.at("server_id"), id);
+      EXPECT_EQ(count[0].value, 1) << "sample " << samples;
+    }
+    for (const auto& a :
+         PolledQuery(e.port(), "ALERTS{alertname=\"OVNRaftFrequentLeadershipTransfers\"}")) {
+      EXPECT_EQ(a.labels.at("db"), "OVN_Southbound");
+      state = a.labels.at("alertstate");
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  // One leader change, the transfer: no election by timeout left to count (the term may rise
+  // a scrape before the transfer is seen, so only once both are in).
+  EXPECT_EQ(
+      PolledQuery(e.port(), "ALERTS{alertname=\"OVNRaftFrequentElections\", db=\"OVN_Southbound\"}")
+          .size(),
+      0u);
+  // The raw series: the new leader's exporter says why its last election started.
+  const auto raw =
+      PolledQuery(e.port(),
+                  "ovn_raft_last_election_started_timestamp_seconds{db=\"OVN_Southbound\", "
+                  "reason=\"leadership_transfer\"} * on (instance, db) group_left (server_id) "
+                  "ovn_raft_server_info");
+  ASSERT_EQ(raw.size(), 1u);
+  EXPECT_EQ(raw[0].labels.at("server_id"), id);
+  const auto after = PolledQuery(e.port(), term);
+  ASSERT_EQ(after.size(), 1u);
+  std::printf(
+      "[ scenario ] member %d stopped gracefully: member %d (%s) leads SB by transfer, "
+      "term %.0f -> %.0f; counted 1 transfer in %d samples; "
+      "OVNRaftFrequentLeadershipTransfers %s, OVNRaftFrequentElections silent\n",
+      old_leader, leader, id.c_str(), before[0].value, after[0].value, samples, state.c_str());
+  EXPECT_EQ(state, "firing");
+  EXPECT_GE(samples, 15);
+  EXPECT_GT(after[0].value, before[0].value);
+}
+
 // A host as packaged: no --cluster.expected-members on any exporter and no kube-state-metrics.
 // The deployment says its size checks are off (OVNRaftExpectedSizeUnknown fires, /status and
 // ovn-raft-report say so), and a member that leaves SB's cluster raises no OVNRaftTooFewMembers.

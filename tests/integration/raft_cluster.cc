@@ -91,6 +91,23 @@ void RaftCluster::Fill(int member, const std::string& db) {
 void RaftCluster::FillFollower(int member, const std::string& db, const std::string& pause) {
   Run("fill-follower " + dir() + " " + std::to_string(member) + " " + db + " " + pause);
 }
+void RaftCluster::Load(const std::string& db, int seconds, const std::string& pause) const {
+  Run("load " + dir() + " " + db + " " + std::to_string(seconds) + " " + pause);
+}
+void RaftCluster::Unload() const { Run("unload " + dir()); }
+void RaftCluster::SlowDisk(int member, const std::string& db, int microseconds) {
+  Run("slow-disk " + dir() + " " + std::to_string(member) + " " + db + " " +
+      std::to_string(microseconds));
+}
+void RaftCluster::FastDisk(int member, const std::string& db) {
+  Run("fast-disk " + dir() + " " + std::to_string(member) + " " + db);
+}
+void RaftCluster::Shutdown(int member, const std::string& db) {
+  Run("shutdown " + dir() + " " + std::to_string(member) + " " + db);
+}
+void RaftCluster::RestartDatabase(int member, const std::string& db) {
+  Run("restart " + dir() + " " + std::to_string(member) + " " + db);
+}
 void RaftCluster::Wait() { Run("wait " + dir()); }
 
 }  // namespace ovn_raft::testing

@@ -43,6 +43,18 @@ class RaftCluster {
   // fails a write (it keeps running as a cluster member).
   // `pause`: seconds between writes ("0.05"), so that the disk fills over a while.
   void FillFollower(int member, const std::string& db, const std::string& pause = "0");
+  // Writes through db's leader for `seconds`, one small transaction every `pause` seconds
+  // (blocks); Unload ends every load early.
+  void Load(const std::string& db, int seconds, const std::string& pause = "0.1") const;
+  void Unload() const;
+  // Every fsync and fdatasync of the member's db server returns `microseconds` late (strace's
+  // fault injection) until FastDisk.
+  void SlowDisk(int member, const std::string& db, int microseconds);
+  void FastDisk(int member, const std::string& db);
+  // Stops the member's db server gracefully (ovs-appctl exit): a leader first transfers its
+  // leadership. Restart starts it again.
+  void Shutdown(int member, const std::string& db);
+  void RestartDatabase(int member, const std::string& db);  // its db server alone, same ID
   void Wait();
   int members() const { return members_; }
   const std::string& dir() const { return dir_.path(); }
