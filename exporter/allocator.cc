@@ -12,8 +12,8 @@ void ConfigureAllocator() {
   // civetweb serves each connection on one of many worker threads, and glibc gives threads
   // that meet in malloc arenas of their own, each keeping its peak. Few arenas keep memory
   // near one busy moment's, whatever the number of workers: two where the task pools do the
-  // allocating, one where the workers do it themselves (the per-thread caches off), which held
-  // a long run of scrapes lowest.
+  // allocating, one where the workers do it themselves (the per-thread caches off), so that
+  // every worker reuses the same arena (docs/dev/performance-memory.md).
   mallopt(M_ARENA_MAX, ThreadCachesOff() ? 1 : 2);
   // A hostile or huge reply (up to --ovsdb.max-reply-size, on every connection of a round at
   // once) is held in blocks of megabytes. glibc raises its mmap threshold each time such a
