@@ -14,16 +14,22 @@
 #include "support/fake_ovsdb_server.h"
 
 namespace ovn_raft::testing {
-FakeUnixServer::FakeUnixServer(Handler handler) : handler_(std::move(handler)) {
-  path_ = dir_ / "fake.ctl";
-  listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+int FakeUnixServer::ListenOn(const std::string& path) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path_.c_str(), sizeof(addr.sun_path) - 1);
-  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      listen(listen_fd_, 64) != 0) {
-    throw std::runtime_error("cannot listen on " + path_);
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      listen(fd, 64) != 0) {
+    throw std::runtime_error("cannot listen on " + path);
   }
+  return fd;
+}
+
+FakeUnixServer::FakeUnixServer(Handler handler) : handler_(std::move(handler)) {
+  path_ = dir_ / "fake.ctl";
+  listen_fd_ = ListenOn(path_);
   thread_ = std::thread([this] { Run(); });
 }
 

@@ -36,6 +36,8 @@ class FakeUnixServer {
 
   // Helpers for handlers.
   static void WriteAll(int fd, const std::string& data);
+  // A unix stream socket listening at `path` (for other fakes too); throws when it cannot.
+  static int ListenOn(const std::string& path);
   // Sleeps until the server stops (a server that never answers).
   void Hang() const;
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "ovsdb/jsonrpc_framing.h"
+#include "support/fake_unix_server.h"
 
 namespace ovn_raft::testing {
 namespace {
@@ -50,14 +51,7 @@ int ConnectTo(const std::string& path) {
 SilencingProxy::SilencingProxy(std::string upstream, std::string silenced_method)
     : upstream_(std::move(upstream)), silenced_(std::move(silenced_method)) {
   path_ = dir_ / "proxy.ctl";
-  listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path_.c_str(), sizeof(addr.sun_path) - 1);
-  if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      listen(listen_fd_, 64) != 0) {
-    throw std::runtime_error("cannot listen on " + path_);
-  }
+  listen_fd_ = FakeUnixServer::ListenOn(path_);
   acceptor_ = std::thread([this] { Accept(); });
 }
 
