@@ -242,12 +242,15 @@
           {
             // The two checks above compare against an expected size: an exporter's flag, else
             // kube-state-metrics' replicas, which hosts do not have. Where neither is known they
-            // can never fire; one signal per deployment says so instead of their silence.
+            // can never fire; one signal per deployment says so instead of their silence. The
+            // exporters' flag is read straight too: the recorded size can trail the first scrapes
+            // by an evaluation, and a size given must never read as none.
             alert: 'OVNRaftExpectedSizeUnknown',
             expr: |||
               count by (%(deployment)s) (
                 ovn_raft_cluster:reporters:count
                   unless on (%(cluster)s) ovn_raft_cluster:expected_members:count
+                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_members{%(selector)s})
               )
             ||| % $._config.labels,
             'for': '15m',
