@@ -23,7 +23,7 @@ void ResponseHeaders::AddTo(HttpResponse& response) const {
   if (!headers) return;
   for (const auto& [name, value] : *headers) {
     const bool present = std::any_of(response.headers.begin(), response.headers.end(),
-                                     [&name](const auto& h) { return h.first == name; });
+                                     [&header = name](const auto& h) { return h.first == header; });
     if (!present) response.headers.emplace_back(name, value);
   }
 }
