@@ -42,10 +42,6 @@ LABEL org.opencontainers.image.title="ovn-raft-exporter" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://github.com/ovn-raft-exporter/ovn-raft-exporter" \
       org.opencontainers.image.base.name="${DEBIAN_SLIM_IMAGE}"
-# glibc's per-thread caches of freed blocks off: the web edge has a worker thread per
-# connection served at once, each keeping a cache otherwise (docs/dev/performance-memory.md). Read
-# by glibc at start; ignored, harmlessly, when the binary is given file capabilities.
-ENV GLIBC_TUNABLES=glibc.malloc.tcache_count=0
 # Non-root by default; the Kubernetes components set the sockets' owner (runAsUser) explicitly.
 USER 65532
 EXPOSE 10476

@@ -25,8 +25,14 @@ TaskPool::~TaskPool() {
   for (auto& t : threads_) t.join();
 }
 
+namespace {
+thread_local bool runs_tasks_itself = false;
+}  // namespace
+
+void TaskPool::RunTasksOnThisThread() { runs_tasks_itself = true; }
+
 void TaskPool::RunErased(void (*invoke)(void*), void* task) {
-  if (threads_.empty()) {
+  if (threads_.empty() || runs_tasks_itself) {
     invoke(task);
     return;
   }

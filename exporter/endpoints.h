@@ -28,8 +28,9 @@ class Endpoints {
  public:
   // `web_config_stamp`: the web config file's stamp taken before it was loaded for `auth`;
   // `tls_on`: whether that file turned TLS on; `discovery`: where the databases were found,
-  // when --ovsdb.database was not given; `render_threads`: the threads that render pages (0: the
-  // worker that asks; task_pool.h), by default as many as cores, up to 4.
+  // when --ovsdb.database was not given; `render_threads`: the threads that render the pages that
+  // workers outside the web edge's core ask for (0: the worker that asks; task_pool.h), by
+  // default as many as cores, up to 4.
   Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
             WebConfigWatcher::Stamp web_config_stamp = {}, bool tls_on = false,
             std::optional<SocketDiscovery> discovery = std::nullopt, int render_threads = -1);
@@ -59,13 +60,13 @@ class Endpoints {
   ResponseHeaders headers_;
   std::unique_ptr<WebConfigWatcher> watcher_;  // with auth_, when a web config file is given
   SourceLimiter sources_;
-  // Pages are rendered here, on as many threads as cores (at most 4), not on the workers.
+  // Pages asked for by workers outside the core are rendered here (web/worker_gate.h).
   TaskPool render_;
   // Requests refused at the edge, for ovn_raft_exporter_http_rejections_total.
   std::atomic<std::uint64_t> auth_failed_{0}, auth_throttled_{0}, source_busy_{0}, rate_limited_{0};
   std::mutex last_mu_;
-  // The last page's snapshot, so that it is freed on render_'s threads (task_pool.h says why)
-  // rather than on the worker whose round replaced it. Guarded by last_mu_.
+  // The last page's snapshot, so that it is freed where pages are rendered (task_pool.h says
+  // why) rather than on whichever worker's round replaced it. Guarded by last_mu_.
   std::shared_ptr<const Snapshot> last_rendered_;
 };
 

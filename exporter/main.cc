@@ -145,9 +145,8 @@ sigset_t BlockHandledSignals() {
   return handled;
 }
 
-// Rounds run one at a time (single flight): one thread of their own, whichever worker asked
-// (task_pool.h says why); where glibc's per-thread caches are off (the image, the unit), on
-// that worker, sparing two hand-overs per scrape.
+// Rounds run one at a time (single flight): on the asking worker when it is one of the web
+// edge's core workers, otherwise on the pool's one thread (task_pool.h, web/worker_gate.h).
 // A caller that may wait for a whole round (no scrape timeout shorter: Endpoints::Wait) runs
 // the round it starts; a scrape with a shorter deadline hands it to the coordinator's thread.
 ReadCoordinator SingleFlight(DatabaseReader& reader, TaskPool& rounds, const Config& config) {
@@ -173,7 +172,7 @@ HttpServerOptions WebServerOptions(const Config& config, TlsContext* tls,
 
 // One line with what an operator checks first: where it listens, what it reads, how.
 void LogListening(const Config& config, const std::string& addresses, int port, bool systemd_socket,
-                  bool auth_on, bool tls_on, bool caches_off) {
+                  bool auth_on, bool tls_on) {
   const std::string dbs = Commas(config.databases, [](const auto& d) { return d.name; });
   Log(LogLevel::kInfo, "listening",
       {{"address", addresses},
@@ -186,7 +185,6 @@ void LogListening(const Config& config, const std::string& addresses, int port, 
        {"server_facts_interval_ms", std::to_string(config.facts_interval.count())},
        {"basic_auth", auth_on ? "on" : "off"},
        {"tls", tls_on ? "on" : "off"},
-       {"thread_caches", caches_off ? "off" : "on"},
        {"version", kBuildVersion}});
 }
 
@@ -240,12 +238,11 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
   DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
-  const bool caches_off = ThreadCachesOff();
-  TaskPool rounds(caches_off ? 0 : 1);
+  TaskPool rounds(1);
   ReadCoordinator coordinator = SingleFlight(reader, rounds, config);
   const bool auth_on = web.auth && web.auth->users() > 0;
   Endpoints endpoints(config, coordinator, std::move(web.auth), web.stamp, web.tls != nullptr,
-                      discovery, caches_off ? 0 : -1);
+                      discovery);
   endpoints.response_headers().Replace(std::move(web.headers));
   endpoints.rate_limiter().Set(web.rate_limit);
   HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
@@ -256,8 +253,7 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
         {{"address", addresses}, {"error", failed->message}});
     return 1;
   }
-  LogListening(config, addresses, server.port(), !inherited.empty(), auth_on, web.tls != nullptr,
-               caches_off);
+  LogListening(config, addresses, server.port(), !inherited.empty(), auth_on, web.tls != nullptr);
   Shutdown(server, config.timeout, ServeUntilStopped(handled, endpoints));
   return 0;
 }

@@ -32,9 +32,7 @@ git -C "$root" worktree add --detach "$work/src" "$rev" >/dev/null 2>&1
 build "$work/src" "$work/build-rev" ovn-raft-exporter
 build "$root" "$root/build-compare" ovn-raft-exporter scrape_compare
 
-# Both as the image and the systemd unit run them: glibc's per-thread caches off (the older
-# revisions set this themselves). GLIBC_TUNABLES= (empty) compares the bare binaries.
-export GLIBC_TUNABLES=${GLIBC_TUNABLES-glibc.malloc.tcache_count=0}
+# Both in the caller's environment; scripts/perf-compare.sh adds memory and a second one.
 bash "$root/scripts/raft-cluster.sh" start "$work/c" 3 >/dev/null 2>&1
 m=$work/c/m1
 ports=()

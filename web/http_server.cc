@@ -8,6 +8,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#if OVN_RAFT_TLS
+#include <openssl/ssl.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <exception>
@@ -27,6 +31,10 @@
 
 namespace ovn_raft {
 namespace {
+
+// The workers that always wait in civetweb's queue (worker_gate.h): enough for a few scrapers
+// at once (two Prometheus replicas, a person with curl) without letting a reserve worker in.
+constexpr int kCoreWorkers = 4;
 
 const char* Reason(int status) {
   switch (status) {
@@ -251,8 +259,32 @@ int HttpServer::OnRequest(mg_connection* conn) {
   return static_cast<int>(response.status);
 }
 
+void* HttpServer::OnInitThread(const mg_context* ctx, int thread_type) {
+  constexpr int kWorker = 1;  // civetweb's thread_type of a worker
+  if (thread_type == kWorker) static_cast<HttpServer*>(mg_get_user_data(ctx))->gate_->Enter();
+  return nullptr;
+}
+
+int HttpServer::OnInitConnection(const mg_connection*, void**) {
+  WorkerGate::TakenHere();
+  return 0;
+}
+
+void HttpServer::OnConnectionClosed(const mg_connection* conn) {
+  static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)))->gate_->Ended();
+}
+
 int HttpServer::OnInitTls(void* ssl_ctx, void* user_data) {
-  return static_cast<HttpServer*>(user_data)->tls_->Configure(ssl_ctx);
+  const int configured = static_cast<HttpServer*>(user_data)->tls_->Configure(ssl_ctx);
+#if OVN_RAFT_TLS
+  // A TLS connection holds its worker through a handshake that the client may draw out until the
+  // request timeout, and civetweb's init_connection comes only after it: the gate learns of the
+  // connection as the handshake starts instead.
+  SSL_CTX_set_info_callback(static_cast<SSL_CTX*>(ssl_ctx), [](const SSL*, int where, int) {
+    if ((where & SSL_CB_HANDSHAKE_START) != 0) WorkerGate::TakenHere();
+  });
+#endif
+  return configured;
 }
 
 // civetweb has no way to be given a listening socket: it listens on loopback ports of its own
@@ -298,6 +330,7 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
   if (tls_ != nullptr && mg_check_feature(2) == 0) {
     return SetupError{"this build's civetweb has no TLS (mg_check_feature(2) is 0)"};
   }
+  gate_ = std::make_unique<WorkerGate>(options.threads, kCoreWorkers);
   const auto queue_depth = ConnectionQueueDepth(options.threads);
   if (!queue_depth) return queue_depth.error();
   const std::string thread_count = std::to_string(options.threads);
@@ -329,6 +362,9 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
 std::optional<SetupError> HttpServer::Launch(const char** civet_options, const std::string& specs) {
   mg_callbacks callbacks{};
   callbacks.begin_request = &HttpServer::OnRequest;
+  callbacks.init_thread = &HttpServer::OnInitThread;
+  callbacks.init_connection = &HttpServer::OnInitConnection;
+  callbacks.connection_closed = &HttpServer::OnConnectionClosed;
   callbacks.log_message = &OnLog;
   if (tls_ != nullptr) callbacks.init_ssl = &HttpServer::OnInitTls;
   callbacks.init_context = &HttpServer::OnInitContext;
@@ -361,6 +397,7 @@ int HttpServer::Drain(std::chrono::milliseconds grace) {
 }
 
 void HttpServer::Stop() {
+  if (gate_) gate_->Open();
   if (ctx_) mg_stop(ctx_);
   ctx_ = nullptr;
 }

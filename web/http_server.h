@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "web/listen_address.h"
 #include "web/setup_error.h"
 #include "web/systemd_socket.h"
+#include "web/worker_gate.h"
 
 struct mg_context;
 struct mg_connection;
@@ -72,12 +74,17 @@ class HttpServer {
 
  private:
   static int OnRequest(::mg_connection* conn);
+  // The worker gate's events (worker_gate.h).
+  static void* OnInitThread(const ::mg_context* ctx, int thread_type);
+  static int OnInitConnection(const ::mg_connection* conn, void** data);
+  static void OnConnectionClosed(const ::mg_connection* conn);
   static int OnInitTls(void* ssl_ctx, void* user_data);
   static void OnInitContext(const ::mg_context* ctx);
   std::optional<SetupError> AdoptInherited(const ::mg_context* ctx);
   // Starts civetweb with `civet_options` (null-terminated) and learns the port it serves.
   std::optional<SetupError> Launch(const char** civet_options, const std::string& specs);
   Handler handler_;
+  std::unique_ptr<WorkerGate> gate_;
   std::atomic<int> active_{0};
   std::atomic<bool> draining_{false};
   mg_context* ctx_ = nullptr;

@@ -80,10 +80,7 @@ class Exporter:
             tls_setup()
             args = (*args, f"--web.config.file={TLS['config']}")
         self.log = os.path.join(WORK, f"exporter-{self.port}.log")
-        # As the image runs it (Dockerfile): glibc's per-thread caches off, unless the caller
-        # set GLIBC_TUNABLES itself (docs/dev/performance-memory.md has the figures without).
         env = dict(os.environ)
-        env.setdefault("GLIBC_TUNABLES", "glibc.malloc.tcache_count=0")
         with open(self.log, "w") as log:
             self.proc = subprocess.Popen(
                 [EXPORTER, f"--web.listen-address=127.0.0.1:{self.port}", *args],

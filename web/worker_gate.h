@@ -1,0 +1,61 @@
+#pragma once
+
+// Keeps most of civetweb's workers out of its queue until connections need them.
+//
+// civetweb hands each connection to the worker that has waited longest, so a scraper that comes
+// back again and again meets every worker of the pool in turn. A worker that runs a round or
+// renders a page keeps glibc's cache of the small blocks it freed for as long as it lives, and
+// each one met in turn is cold: with all of them in the queue, memory grew with the number of
+// workers and every scrape paid for a cold thread. So only a few workers (the core) always wait
+// in civetweb's queue and run that work themselves (TaskPool::RunTasksOnThisThread). The others
+// (the reserve) wait here and are let into the queue one at a time, last come first, whenever no
+// worker there is free: a burst of connections, slow or hostile ones included, still meets as
+// many workers as --web.max-connections allows. A reserve worker hands the work to the task
+// pools, and comes back here when it has closed its connection and another worker is free.
+//
+// civetweb's callbacks drive it, each on the worker it is about: Enter when a worker starts,
+// Taken as soon as it has a connection (before a TLS handshake: TakenHere, from OpenSSL's info
+// callback), Ended when that connection is closed. Thread-safe.
+
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+namespace ovn_raft {
+
+class WorkerGate {
+ public:
+  // `workers`: civetweb's pool; `core`: how many of them never wait here.
+  WorkerGate(int workers, int core);
+  WorkerGate(const WorkerGate&) = delete;
+  WorkerGate& operator=(const WorkerGate&) = delete;
+
+  // A worker starts: a core one returns at once, a reserve one when it is let through.
+  void Enter();
+  // The calling worker has a connection; a second call for the same connection does nothing.
+  void Taken();
+  // The calling worker closed its connection; a reserve worker may wait here again.
+  void Ended();
+  // Taken(), on the gate this worker entered, if any: for callbacks that know no server.
+  static void TakenHere();
+  // Lets every waiting worker through and keeps none from now on (before civetweb stops).
+  void Open();
+
+  // For tests: workers in civetweb's queue with no connection, and workers waiting here.
+  int free_workers();
+  int waiting_workers();
+
+ private:
+  struct Waiter;
+  void Wait(std::unique_lock<std::mutex>& lock);
+  void LetOneThrough();  // with mu_ held
+
+  const int core_;
+  std::mutex mu_;
+  int entered_ = 0;
+  int free_ = 0;
+  bool open_ = false;
+  std::vector<Waiter*> waiting_;  // the last to come is let through first: its stack is warm
+};
+
+}  // namespace ovn_raft
