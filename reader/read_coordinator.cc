@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "base/task_pool.h"
 
 namespace ovn_raft {
 
@@ -37,7 +38,13 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds w
       return RunRound(progress, asked);
     }
     handed_round_ = true;
-    if (!thread_.joinable()) thread_ = std::thread([this] { Serve(); });
+    if (!thread_.joinable()) {
+      thread_ = std::thread([this] {
+        // One thread: the rounds it takes over run on it rather than on a pool's (task_pool.h).
+        TaskPool::RunTasksOnThisThread();
+        Serve();
+      });
+    }
     handed_.notify_one();
   }
   const std::uint64_t round = ended_;
