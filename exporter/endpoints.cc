@@ -126,7 +126,7 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   const auto snapshot = coordinator_.Get(Wait(request));
   if (!snapshot) return Unfinished();
-  // Rendered on the pool's threads rather than this worker (task_pool.h says why).
+  // On this worker when it is one of the core, else on the pool's threads (task_pool.h says why).
   HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", "", {}};
   render_.Run([&] {
     auto families =

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/build_version.h"
@@ -64,12 +65,36 @@ void LogDiscovery(const SocketDiscovery& found, const std::vector<DatabaseTarget
   }
 }
 
+// At boot a database unit may count as started before its server has made its sockets (Debian's
+// units run ovn-ctl in the foreground, Type=simple; a pod's containers start side by side), so NB
+// or SB found alone may be the other one starting: it gets this long to appear before the
+// exporter settles for the one (a host may serve only one).
+constexpr auto kPairGrace = std::chrono::seconds(5);
+
+SocketDiscovery DiscoverDatabasesAtStart(bool wait_for_pair) {
+  const auto deadline = std::chrono::steady_clock::now() + kPairGrace;
+  bool said = false;
+  for (;;) {
+    SocketDiscovery found = DiscoverDatabases(ProcessEnv("OVN_RUNDIR"), IsSocket);
+    const bool alone = !found.found_in.empty() && found.targets.size() == 1;
+    if (!wait_for_pair || !alone || std::chrono::steady_clock::now() >= deadline) return found;
+    if (!said) {
+      Log(LogLevel::kInfo, "one OVN database socket found; waiting for the other's to appear",
+          {{"dir", found.found_in},
+           {"found", found.targets.front().name},
+           {"wait_ms", std::to_string(std::chrono::milliseconds(kPairGrace).count())}});
+      said = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
 // Without --ovsdb.database, the databases found on this host. With it for some databases only,
 // NB and SB not given are still found; one not found is said in one line, with the flag that
 // would add it.
 std::optional<SocketDiscovery> FindDatabases(Config& config) {
   if (GivesEveryKnownDatabase(config.databases)) return std::nullopt;
-  SocketDiscovery found = DiscoverDatabases(ProcessEnv("OVN_RUNDIR"), IsSocket);
+  SocketDiscovery found = DiscoverDatabasesAtStart(config.databases.empty());
   DiscoverDatabaseFiles(ProcessEnv("OVN_DBDIR"), IsRegularFile, found);
   if (config.databases.empty()) {
     LogDiscovery(found, found.targets);

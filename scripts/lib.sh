@@ -40,6 +40,21 @@ free_port() {
   echo $((20000 + OVN_RAFT_PORT_BLOCK * 200 + next))
 }
 
+# scratch_dir PREFIX: a fresh directory /tmp/PREFIX.XXXXXX in $dir, and an empty $pids array;
+# at exit every process in $pids is killed, the cluster started in $dir/c is stopped and $dir
+# is removed.
+scratch_dir() {
+  dir=$(mktemp -d "/tmp/$1.XXXXXX")
+  pids=()
+  trap _remove_scratch_dir EXIT
+}
+_remove_scratch_dir() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  bash "$(dirname "${BASH_SOURCE[0]}")/raft-cluster.sh" stop "$dir/c" >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+
 # shellcheck disable=SC2154 # run_as: optional, set by the caller
 # start_ovsdb_server DIR NAME DB_FILE [ARGS...]: a detached ovsdb-server with DIR/NAME.pid,
 # .log, .ctl (unixctl) and .sock (database socket), run as the caller's `run_as` command

@@ -8,10 +8,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#if OVN_RAFT_TLS
-#include <openssl/ssl.h>
-#endif
-
 #include <algorithm>
 #include <chrono>
 #include <exception>
@@ -270,21 +266,11 @@ int HttpServer::OnInitConnection(const mg_connection*, void**) {
   return 0;
 }
 
-void HttpServer::OnConnectionClosed(const mg_connection* conn) {
-  static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)))->gate_->Ended();
-}
+void HttpServer::OnConnectionClosed(const mg_connection*) { WorkerGate::EndedHere(); }
 
 int HttpServer::OnInitTls(void* ssl_ctx, void* user_data) {
-  const int configured = static_cast<HttpServer*>(user_data)->tls_->Configure(ssl_ctx);
-#if OVN_RAFT_TLS
-  // A TLS connection holds its worker through a handshake that the client may draw out until the
-  // request timeout, and civetweb's init_connection comes only after it: the gate learns of the
-  // connection as the handshake starts instead.
-  SSL_CTX_set_info_callback(static_cast<SSL_CTX*>(ssl_ctx), [](const SSL*, int where, int) {
-    if ((where & SSL_CB_HANDSHAKE_START) != 0) WorkerGate::TakenHere();
-  });
-#endif
-  return configured;
+  WorkerGate::WatchHandshakes(ssl_ctx);
+  return static_cast<HttpServer*>(user_data)->tls_->Configure(ssl_ctx);
 }
 
 // civetweb has no way to be given a listening socket: it listens on loopback ports of its own

@@ -1,5 +1,11 @@
 #include "web/worker_gate.h"
 
+#if OVN_RAFT_TLS
+#include <openssl/ssl.h>
+#endif
+
+#include <algorithm>
+
 #include "base/task_pool.h"
 
 namespace ovn_raft {
@@ -18,10 +24,15 @@ struct WorkerGate::Waiter {
   bool through = false;
 };
 
-WorkerGate::WorkerGate(int workers, int core) : core_(core < workers ? core : workers) {}
+WorkerGate::WorkerGate(int workers, int core) : core_(std::clamp(core, 1, std::max(workers, 1))) {
+  // Waiting allocates nothing then: an exception could not cross civetweb's C frames.
+  waiting_.reserve(static_cast<std::size_t>(std::max(workers, 0)));
+}
 
 void WorkerGate::Enter() {
   entered_gate = this;
+  core_worker = false;
+  has_connection = false;
   std::unique_lock<std::mutex> lock(mu_);
   if (entered_ < core_) {
     ++entered_;
@@ -49,6 +60,20 @@ void WorkerGate::Taken() {
 
 void WorkerGate::TakenHere() {
   if (entered_gate != nullptr) entered_gate->Taken();
+}
+
+void WorkerGate::EndedHere() {
+  if (entered_gate != nullptr) entered_gate->Ended();
+}
+
+void WorkerGate::WatchHandshakes([[maybe_unused]] void* ssl_ctx) {
+#if OVN_RAFT_TLS
+  // civetweb's init_connection comes only after the handshake, which a client may draw out
+  // until the request timeout while it holds the worker.
+  SSL_CTX_set_info_callback(static_cast<SSL_CTX*>(ssl_ctx), [](const SSL*, int where, int) {
+    if ((where & SSL_CB_HANDSHAKE_START) != 0) TakenHere();
+  });
+#endif
 }
 
 void WorkerGate::Ended() {

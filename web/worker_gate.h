@@ -14,8 +14,10 @@
 // pools, and comes back here when it has closed its connection and another worker is free.
 //
 // civetweb's callbacks drive it, each on the worker it is about: Enter when a worker starts,
-// Taken as soon as it has a connection (before a TLS handshake: TakenHere, from OpenSSL's info
-// callback), Ended when that connection is closed. Thread-safe.
+// TakenHere as soon as it has a connection (civetweb's init_connection, or for TLS the start of
+// the handshake: WatchHandshakes), EndedHere when that connection is closed. A reserve worker
+// waits in connection_closed, where civetweb holds that worker's own connection lock, which
+// nothing else here takes. Thread-safe.
 
 #include <condition_variable>
 #include <mutex>
@@ -25,7 +27,7 @@ namespace ovn_raft {
 
 class WorkerGate {
  public:
-  // `workers`: civetweb's pool; `core`: how many of them never wait here.
+  // `workers`: civetweb's pool; `core`: how many of them never wait here (at least one).
   WorkerGate(int workers, int core);
   WorkerGate(const WorkerGate&) = delete;
   WorkerGate& operator=(const WorkerGate&) = delete;
@@ -36,8 +38,12 @@ class WorkerGate {
   void Taken();
   // The calling worker closed its connection; a reserve worker may wait here again.
   void Ended();
-  // Taken(), on the gate this worker entered, if any: for callbacks that know no server.
+  // Taken() and Ended() on the gate the calling worker entered, if any.
   static void TakenHere();
+  static void EndedHere();
+  // Has TakenHere called as each TLS handshake of `ssl_ctx` (an OpenSSL SSL_CTX) starts; a
+  // build without TLS has none.
+  static void WatchHandshakes(void* ssl_ctx);
   // Lets every waiting worker through and keeps none from now on (before civetweb stops).
   void Open();
 

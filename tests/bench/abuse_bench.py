@@ -390,6 +390,31 @@ def until_in(url, auth, tries=15):
     return None, tries, throttled
 
 
+class PasswordFlood:
+    """Wrong passwords for prom0 from each of `sources` in turn, until `stop` is set: `flooder`
+    is one flooding thread for run_threads. The attack may change the sources or the turn under
+    `lock`."""
+
+    def __init__(self, port, sources):
+        self.port = port
+        self.sources = sources
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.turn = 0
+        self.guesses = 0
+
+    def flooder(self, i, _):
+        b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
+        request = f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode()
+        while not self.stop.is_set():
+            with self.lock:
+                source = self.sources[self.turn % len(self.sources)]
+                self.turn += 1
+            answered = bool(exchange(source, self.port, request))
+            with self.lock:
+                self.guesses += answered
+
+
 def password_flood_many_sources():
     """Wrong passwords from 300 rotating sources, guessing since before the scraper first asks:
     right after a start, then after a reload (SIGHUP) that hashes the scraper's password anew
@@ -399,23 +424,8 @@ def password_flood_many_sources():
     with Exporter(*databases(f"--web.config.file={web}")) as e:
         before = e.state()
         pool = [f"127.0.{1 + n // 250}.{1 + n % 250}" for n in range(600)]
-        current = [pool[:300]]
-        turn = [0]
-        lock = threading.Lock()
-        guesses = [0]
-        stop = threading.Event()
-
-        def flooder(i, _):
-            b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
-            request = f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode()
-            while not stop.is_set():
-                with lock:
-                    sources = current[0]
-                    source = sources[turn[0] % len(sources)]
-                    turn[0] += 1
-                guesses[0] += bool(exchange(source, e.port, request))
-
-        threads = run_threads(64, flooder, 0)
+        flood = PasswordFlood(e.port, pool[:300])
+        threads = run_threads(64, flood.flooder, 0)
         time.sleep(2)  # every source has guessed by now: the scraper comes into a flood
         started = until_in(e.url, "prom0:secret")
         weighed = counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": "auth_failed"},
@@ -423,8 +433,8 @@ def password_flood_many_sources():
         fresh = [fetch(e.url, f"prom{i}:secret") for i in range(1, 10)]
         ok = sum(1 for _, c, _ in fresh if c == 200)
         # A reload under a flood from 300 sources it never saw: prom0's password hashed anew.
-        with lock:
-            current[0] = pool[300:]
+        with flood.lock:
+            flood.sources = pool[300:]
         time.sleep(2)
         text = open(web).read().splitlines(keepends=True)
         text[1] = "  prom0: " + crypt.crypt("secret", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1024)) + "\n"
@@ -436,10 +446,10 @@ def password_flood_many_sources():
                 break
             time.sleep(0.05)
         reloaded = until_in(e.url, "prom0:secret")
-        stop.set()
+        flood.stop.set()
         for t in threads:
             t.join()
-        flooded = guesses[0]
+        flooded = flood.guesses
         show = lambda r: (f"in after {r[0]} s, on try {r[1]} ({r[2]} got 429)" if r[0] is not None
                           else f"not in after {r[1]} tries ({r[2]} got 429)")
         record("300 sources guessing passwords, rotating: right after a start, then after a reload",
@@ -460,35 +470,23 @@ def password_flood_new_sources():
     web = web_config(os.path.join(WORK, "web.yml"))
     with Exporter(*databases(f"--web.config.file={web}")) as e:
         before = e.state()
-        active = [f"127.0.1.{n}" for n in range(1, 201)]
-        lock = threading.Lock()
-        turn = [0]
-        stop = threading.Event()
-
-        def flooder(i, _):
-            b64 = base64.b64encode(f"prom0:wrong{i}".encode()).decode()
-            request = f"GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Basic {b64}\r\n\r\n".encode()
-            while not stop.is_set():
-                with lock:
-                    source = active[turn[0] % len(active)]
-                    turn[0] += 1
-                exchange(source, e.port, request)
+        flood = PasswordFlood(e.port, [f"127.0.1.{n}" for n in range(1, 201)])
 
         def bring_new():
             for n in range(1, 41):
-                with lock:
-                    active.append(f"127.0.2.{n}")
-                    turn[0] = len(active) - 1  # its first guess comes next
+                with flood.lock:
+                    flood.sources.append(f"127.0.2.{n}")
+                    flood.turn = len(flood.sources) - 1  # its first guess comes next
                 time.sleep(0.05)
 
-        threads = run_threads(64, flooder, 0)
+        threads = run_threads(64, flood.flooder, 0)
         time.sleep(2)
         newcomer = threading.Thread(target=bring_new, daemon=True)
         newcomer.start()
         got = until_in(e.url, "prom0:secret", tries=20)
         weighed = counter(e.url, "ovn_raft_exporter_http_rejections_total", {"reason": "auth_failed"},
                           auth="prom0:secret") if got[0] is not None else float("nan")
-        stop.set()
+        flood.stop.set()
         for t in threads + [newcomer]:
             t.join()
         text = (f"in after {got[0]} s, on try {got[1]} ({got[2]} got 429), {weighed:.0f} wrong ones"

@@ -499,6 +499,7 @@ TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched
   ASSERT_EQ(mkdir(run.c_str(), 0755), 0);
   ASSERT_EQ(mkdir(db.c_str(), 0755), 0);
   ASSERT_EQ(symlink(fake.path().c_str(), (run + "/ovnnb_db.ctl").c_str()), 0);
+  ASSERT_EQ(symlink(fake.path().c_str(), (run + "/ovnsb_db.ctl").c_str()), 0);
   setenv("OVN_RUNDIR", run.c_str(), 1);
   setenv("OVN_DBDIR", db.c_str(), 1);
   ExporterProcess e({"--ovsdb.min-interval=0"});
@@ -515,6 +516,31 @@ TEST(ExporterIntegrationTest, ADatabaseFileCreatedAfterTheStartIsFoundAndWatched
   const auto page = e.Get("/status").body;
   EXPECT_NE(page.find("\"files_tried\":[\"" + db + "\"]"), std::string::npos) << page;
   EXPECT_NE(page.find("\"path\":\"" + db + "/ovnnb_db.db\""), std::string::npos) << page;
+}
+
+// At boot, NB's server may make its sockets after the exporter started (Debian's units count as
+// started at once): found alone, SB waits a moment for NB, and both are read.
+TEST(ExporterIntegrationTest, TheOtherDatabaseOfThePairStartingLateIsStillRead) {
+  RaftCluster c(1);
+  const testing::TempDir dir("ovn-raft-late-nb");
+  const std::string run = dir / "run";
+  ASSERT_EQ(mkdir(run.c_str(), 0755), 0);
+  ASSERT_EQ(symlink(c.Ctl(1, "sb").c_str(), (run + "/ovnsb_db.ctl").c_str()), 0);
+  ASSERT_EQ(symlink(c.Sock(1, "sb").c_str(), (run + "/ovnsb_db.sock").c_str()), 0);
+  std::thread late_nb([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    symlink(c.Ctl(1, "nb").c_str(), (run + "/ovnnb_db.ctl").c_str());
+    symlink(c.Sock(1, "nb").c_str(), (run + "/ovnnb_db.sock").c_str());
+  });
+  setenv("OVN_RUNDIR", run.c_str(), 1);
+  ExporterProcess e({"--ovsdb.min-interval=0"});
+  unsetenv("OVN_RUNDIR");
+  late_nb.join();
+  const auto page = Scrape(e);
+  EXPECT_EQ(page.Value("ovn_raft_up", Db("nb")), 1.0);
+  EXPECT_EQ(page.Value("ovn_raft_up", Db("sb")), 1.0);
+  EXPECT_NE(testing::ReadFile(e.log_path()).find("waiting for the other's to appear"),
+            std::string::npos);
 }
 
 // --ovsdb.database for NB alone, as kolla's example gives it: SB, where ovn-ctl puts its sockets,

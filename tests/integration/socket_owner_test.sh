@@ -10,19 +10,11 @@
 set -euo pipefail
 exporter=$1
 scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
-dir=$(mktemp -d /tmp/ovn-raft-owner.XXXXXX)
-chmod 755 "$dir"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  bash "$scripts/raft-cluster.sh" stop "$dir/c" >/dev/null 2>&1 || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-
 # shellcheck source=../../scripts/lib.sh
 . "$scripts/lib.sh"
+scratch_dir ovn-raft-owner
+chmod 755 "$dir"
+fail() { echo "FAIL: $*"; exit 1; }
 claim_ports
 port=$(free_port 12)
 OVN_RAFT_CLUSTER_UID=65534 bash "$scripts/raft-cluster.sh" start "$dir/c" 1 "$port" >/dev/null 2>&1

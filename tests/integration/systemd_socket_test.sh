@@ -10,19 +10,11 @@ set -euo pipefail
 exporter=$1
 here=$(cd "$(dirname "$0")" && pwd)
 scripts=$(cd "$here/../../scripts" && pwd)
-dir=$(mktemp -d /tmp/ovn-raft-sdsock.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  bash "$scripts/raft-cluster.sh" stop "$dir/c" >/dev/null 2>&1 || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-passed=0
-
 # shellcheck source=../../scripts/lib.sh
 . "$scripts/lib.sh"
+scratch_dir ovn-raft-sdsock
+fail() { echo "FAIL: $*"; exit 1; }
+passed=0
 claim_ports
 port=$(free_port 16)
 bash "$scripts/raft-cluster.sh" start "$dir/c" 1 "$port" >/dev/null 2>&1

@@ -139,7 +139,8 @@ class SecureStartTest : public ::testing::Test {
   pid_t pid_ = -1;
 };
 
-// A file capability puts the process in secure mode (AT_SECURE): glibc drops GLIBC_TUNABLES.
+// A file capability puts the process in secure mode (AT_SECURE), where glibc drops settings
+// from the environment: the daemon must start and serve all the same.
 // The classic way to let a non-root service read root-owned sockets.
 TEST_F(SecureStartTest, WithAFileCapabilityAsNobody) {
   int code = 0;
