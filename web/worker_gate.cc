@@ -42,7 +42,9 @@ void WorkerGate::Enter() {
     return;
   }
   ++entered_;
-  if (open_) {
+  // A worker that starts while no worker in the queue is free (a burst while workers were still
+  // starting, and nobody waiting here to let in) takes its place there at once.
+  if (open_ || free_ < 1) {
     ++free_;
     return;
   }

@@ -157,6 +157,26 @@ TEST(WorkerGateTest, TheCoreServesAloneUntilNoWorkerIsFreeThenTheLastToWaitComes
   EXPECT_EQ(gate.waiting_workers(), 0);
 }
 
+// A burst can come while civetweb is still starting workers: one that starts when no worker in
+// the queue is free goes there at once, since nobody waiting here could be let in for it.
+TEST(WorkerGateTest, AWorkerStartingWhileNoneIsFreeGoesStraightIn) {
+  WorkerGate gate(3, 1);
+  std::vector<std::unique_ptr<Worker>> w;
+  const Stopper stop(gate, w);
+  w.push_back(std::make_unique<Worker>(gate));
+  ASSERT_TRUE(Within2s([&] { return w[0]->entered(); }));
+  w[0]->Do(Worker::kTake);
+  ASSERT_TRUE(Within2s([&] { return w[0]->Did(Worker::kTake); }));
+  EXPECT_EQ(gate.free_workers(), 0);
+  w.push_back(std::make_unique<Worker>(gate));
+  ASSERT_TRUE(Within2s([&] { return w[1]->entered(); }));
+  EXPECT_EQ(gate.free_workers(), 1);
+  // One is free now: the next to start waits.
+  w.push_back(std::make_unique<Worker>(gate));
+  ASSERT_TRUE(Within2s([&] { return gate.waiting_workers() == 1; }));
+  EXPECT_FALSE(w[2]->entered());
+}
+
 TEST(WorkerGateTest, AnOpenGateKeepsNobody) {
   WorkerGate gate(3, 1);
   gate.Open();
