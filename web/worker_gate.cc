@@ -31,20 +31,13 @@ WorkerGate::WorkerGate(int workers, int core) : core_(std::clamp(core, 1, std::m
 
 void WorkerGate::Enter() {
   entered_gate = this;
-  core_worker = false;
   has_connection = false;
   std::unique_lock<std::mutex> lock(mu_);
-  if (entered_ < core_) {
-    ++entered_;
-    core_worker = true;
-    TaskPool::RunTasksOnThisThread();
-    ++free_;
-    return;
-  }
-  ++entered_;
-  // A worker that starts while no worker in the queue is free (a burst while workers were still
-  // starting, and nobody waiting here to let in) takes its place there at once.
-  if (open_ || free_ < 1) {
+  core_worker = entered_++ < core_;
+  if (core_worker) TaskPool::RunTasksOnThisThread();
+  // A reserve worker that starts while no worker in the queue is free (a burst while workers
+  // were still starting, and nobody waiting here to let in) takes its place there at once.
+  if (core_worker || open_ || free_ < 1) {
     ++free_;
     return;
   }

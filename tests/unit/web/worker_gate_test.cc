@@ -68,6 +68,11 @@ class Worker {
     step_ = step;
   }
   bool Did(int step) const { return done_ == step; }
+  // Do(step), then whether it was done within 2 s.
+  bool Step(int step) {
+    Do(step);
+    return Within2s([&] { return Did(step); });
+  }
   bool ran_on_caller() const { return ran_on_caller_; }
   static constexpr int kTake = 1, kEnd = 2, kRunTask = 3, kStop = 4;
 
@@ -119,13 +124,11 @@ TEST(WorkerGateTest, TheCoreServesAloneUntilNoWorkerIsFreeThenTheLastToWaitComes
   EXPECT_EQ(gate.free_workers(), 2);
 
   // The core runs the pools' tasks itself; a reserve worker hands them over.
-  w[0]->Do(Worker::kRunTask);
-  ASSERT_TRUE(Within2s([&] { return w[0]->Did(Worker::kRunTask); }));
+  ASSERT_TRUE(w[0]->Step(Worker::kRunTask));
   EXPECT_TRUE(w[0]->ran_on_caller());
 
   // One core worker busy: the other is free, nobody comes in.
-  w[0]->Do(Worker::kTake);
-  ASSERT_TRUE(Within2s([&] { return w[0]->Did(Worker::kTake); }));
+  ASSERT_TRUE(w[0]->Step(Worker::kTake));
   EXPECT_EQ(gate.waiting_workers(), 4);
   // Both busy: the last worker to wait comes in, free for the next connection.
   w[1]->Do(Worker::kTake);
@@ -136,21 +139,18 @@ TEST(WorkerGateTest, TheCoreServesAloneUntilNoWorkerIsFreeThenTheLastToWaitComes
   w[5]->Do(Worker::kTake);
   ASSERT_TRUE(Within2s([&] { return w[4]->entered(); }));
   EXPECT_EQ(gate.waiting_workers(), 2);
-  w[5]->Do(Worker::kRunTask);
-  ASSERT_TRUE(Within2s([&] { return w[5]->Did(Worker::kRunTask); }));
+  ASSERT_TRUE(w[5]->Step(Worker::kRunTask));
   EXPECT_FALSE(w[5]->ran_on_caller());
 
   // A second Taken for the same connection changes nothing.
-  w[5]->Do(Worker::kTake);
-  ASSERT_TRUE(Within2s([&] { return w[5]->Did(Worker::kTake); }));
+  ASSERT_TRUE(w[5]->Step(Worker::kTake));
   EXPECT_EQ(gate.waiting_workers(), 2);
 
   // Its connection ended while another worker is free: the reserve worker waits again.
   w[5]->Do(Worker::kEnd);
   ASSERT_TRUE(Within2s([&] { return gate.waiting_workers() == 3; }));
   // A core worker never waits.
-  w[0]->Do(Worker::kEnd);
-  ASSERT_TRUE(Within2s([&] { return w[0]->Did(Worker::kEnd); }));
+  ASSERT_TRUE(w[0]->Step(Worker::kEnd));
   EXPECT_EQ(gate.waiting_workers(), 3);
 
   gate.Open();
@@ -165,8 +165,7 @@ TEST(WorkerGateTest, AWorkerStartingWhileNoneIsFreeGoesStraightIn) {
   const Stopper stop(gate, w);
   w.push_back(std::make_unique<Worker>(gate));
   ASSERT_TRUE(Within2s([&] { return w[0]->entered(); }));
-  w[0]->Do(Worker::kTake);
-  ASSERT_TRUE(Within2s([&] { return w[0]->Did(Worker::kTake); }));
+  ASSERT_TRUE(w[0]->Step(Worker::kTake));
   EXPECT_EQ(gate.free_workers(), 0);
   w.push_back(std::make_unique<Worker>(gate));
   ASSERT_TRUE(Within2s([&] { return w[1]->entered(); }));
@@ -186,10 +185,8 @@ TEST(WorkerGateTest, AnOpenGateKeepsNobody) {
     w.push_back(std::make_unique<Worker>(gate));
     ASSERT_TRUE(Within2s([&] { return w[i]->entered(); }));  // one at a time: w[1] is reserve
   }
-  w[1]->Do(Worker::kTake);
-  ASSERT_TRUE(Within2s([&] { return w[1]->Did(Worker::kTake); }));
-  w[1]->Do(Worker::kEnd);
-  ASSERT_TRUE(Within2s([&] { return w[1]->Did(Worker::kEnd); }));
+  ASSERT_TRUE(w[1]->Step(Worker::kTake));
+  ASSERT_TRUE(w[1]->Step(Worker::kEnd));
   EXPECT_EQ(gate.waiting_workers(), 0);
 }
 
