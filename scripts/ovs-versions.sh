@@ -22,41 +22,19 @@
 # (default /var/cache/ovn-raft-exporter/ovs).
 set -euo pipefail
 cache=${OVS_CACHE:-/var/cache/ovn-raft-exporter/ovs}
-mirror=http://deb.debian.org/debian
 suites=(trixie sid)
 say() { echo "ovs-versions: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 sudo_cmd=""
 [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-arch=$(dpkg --print-architecture)
+# shellcheck source=debian-suites.sh
+. "$(dirname "$0")/debian-suites.sh"
 
-apt_opts() { # NAME: the options of the private configuration NAME (src, or a suite)
-  echo "-o Dir::Etc::sourcelist=$cache/apt-$1/sources.list -o Dir::Etc::sourceparts=/nonexistent" \
-    "-o Dir::State::Lists=$cache/apt-$1/lists -o Dir::Cache=$cache/apt-$1" \
-    "-o Dir::State::status=/dev/null -o APT::Architecture=$arch -o APT::Architectures::=$arch"
-}
-# shellcheck disable=SC2046
-apt_cache() { local n=$1; shift; apt-cache $(apt_opts "$n") "$@"; }
-
-index() { # NAME LINE...: a private index with those sources.list lines, refreshed once a day
-  local name=$1 dir="$cache/apt-$1"
-  shift
-  mkdir -p "$dir/lists/partial" "$dir/archives/partial"
-  printf '%s\n' "$@" >"$dir/sources.list.new"
-  if ! cmp -s "$dir/sources.list.new" "$dir/sources.list" ||
-    [ -z "$(find "$dir/lists" -name '*_InRelease' -mtime -1 2>/dev/null | head -1)" ]; then
-    mv "$dir/sources.list.new" "$dir/sources.list"
-    # shellcheck disable=SC2046
-    apt-get $(apt_opts "$name") update -q >"$dir/update.log" 2>&1 ||
-      die "cannot read the $name index: $(tail -3 "$dir/update.log")"
-  fi
-  rm -f "$dir/sources.list.new"
-}
 indexes() {
   local s src=()
   for s in "${suites[@]}"; do
-    index "$s" "deb $mirror $s main"
+    suite_index "$s"
     src+=("deb-src $mirror $s main")
   done
   index src "${src[@]}"
@@ -110,25 +88,6 @@ closure() { # SUITE
   apt_cache "$1" depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
     --no-replaces --no-enhances --no-pre-depends openvswitch-common 2>/dev/null |
     grep -E '^[a-z0-9]' | sort -u
-}
-
-fetch_deb() { # SUITE PACKAGE: a checked copy of the package's .deb in the cache; prints its path
-  local info file sum path
-  info=$(apt_cache "$1" show --no-all-versions "$2") || die "no $2 in $1's index"
-  file=$(sed -nE 's/^Filename: //p' <<<"$info" | head -1)
-  sum=$(sed -nE 's/^SHA256: //p' <<<"$info" | head -1)
-  [ -n "$file" ] && [ -n "$sum" ] || die "$2 has no file or SHA-256 in $1's index"
-  path="$cache/debs/${file##*/}"
-  mkdir -p "$cache/debs"
-  if [ -f "$path" ] && echo "$sum  $path" | sha256sum -c --status; then
-    echo "$path"
-    return
-  fi
-  curl -sSf --retry 3 -o "$path.part" "$mirror/$file" || die "cannot download $mirror/$file"
-  echo "$sum  $path.part" | sha256sum -c --status ||
-    die "$file does not match the SHA-256 of $1's index; removed"
-  mv "$path.part" "$path"
-  echo "$path"
 }
 
 unpack() { # VERSION SUITE DIR: the suite's binaries and their libraries, and wrappers in DIR

@@ -3,14 +3,16 @@
 #
 #   scripts/test.sh          everything, as CI runs it
 #   scripts/test.sh quick    the edit loop: build; unit, golden and command-line tests; format;
-#                            rules (promtool check and test rules); mixin and generated files;
+#                            rules (promtool check and test rules on every cached Prometheus
+#                            release, vmalert-tool); mixin and generated files;
 #                            dashboards; deploy fixtures; every fenced block of the docs run or
 #                            listed (tests/docs). No clusters, no downloads.
 #
 # Everything is the quick tier plus: what is missing installed; the unit and integration tests
 # on real ovsdb-server clusters on loopback, side by side (each test on ports of its own:
 # tests/support/ports.h); the per-release suites on every newer Open vSwitch release
-# scripts/ovs-versions.sh provides and a rolling upgrade through them; the abuse benchmark
+# scripts/ovs-versions.sh provides and a rolling upgrade through them; the rule tests and an
+# end-to-end rule run on every Prometheus release scripts/monitoring-releases.sh provides; the abuse benchmark
 # (each attack once, with its figures); the Kubernetes Components rendered onto the upstream
 # objects and validated; the guides' scrape configs in real Prometheus instances and their
 # Helm values and kustomization rendered (tests/docs); the container image built and run
@@ -157,15 +159,32 @@ rules_check() { # promtool, the generated files, the mixin, the dashboards, the 
   }
   run "mixin: alerts/ is generated from mixin/" bash scripts/generate-mixin.sh --check
   run "rule tests: generated from their scenarios" /usr/bin/python3 alerts/tests/make_tests.py --check
-  run "promtool check rules" promtool check rules alerts/*.yaml
+  # The rules checked and tested on every Prometheus release (scripts/monitoring-releases.sh),
+  # with the same expectations: the quick tier takes the releases already cached.
+  local release dir
+  for release in $(bash scripts/monitoring-releases.sh list | awk '$1 ~ /^prometheus-/ {print $1}'); do
+    if ! dir=$(MONITORING_NO_FETCH=$([ "$tier" = all ] && echo 0 || echo 1) \
+      bash scripts/monitoring-releases.sh bin "$release" 2>/dev/null); then
+      echo "$release: not cached, its rule tests skipped (scripts/test.sh fetches it)"
+      continue
+    fi
+    run "promtool check rules ($release)" "$dir/promtool" check rules alerts/*.yaml
+    # Every rule test file there is, so that a new one is never left out.
+    run "promtool test rules ($release)" bash -c "cd alerts/tests && '$dir/promtool' test rules \$(ls scenarios/*-test.yaml *-test.yaml)"
+  done
+  # The same tests translated for VictoriaMetrics' ruler, with its known differences.
+  if dir=$(MONITORING_NO_FETCH=$([ "$tier" = all ] && echo 0 || echo 1) \
+    bash scripts/monitoring-releases.sh bin victoriametrics 2>/dev/null); then
+    run "vmalert-tool unittest" env VM_BIN_DIR="$dir" /usr/bin/python3 alerts/tests/to_vmalert_tool.py
+  else
+    echo "victoriametrics: not cached, the vmalert-tool tests skipped (scripts/test.sh fetches it)"
+  fi
   # Every golden page is a whole /metrics of the real binary: the naming lint sees each series.
   run "promtool check metrics: golden pages" bash -c 'for f in tests/golden/*.prom; do
     promtool check metrics <"$f" || { echo "in $f"; exit 1; }; done'
   run "alert lint" /usr/bin/python3 alerts/tests/lint_alerts.py
   run "dashboards" /usr/bin/python3 tests/dashboards/check_dashboards.py
   run "deploy fixtures" /usr/bin/python3 tests/deploy/check_deploy.py build/exporter/ovn-raft-exporter
-  # Every rule test file there is, so that a new one is never left out.
-  run "promtool test rules" bash -c 'cd alerts/tests && promtool test rules $(ls scenarios/*-test.yaml *-test.yaml)'
   echo "rules: $check passed, $fail failed"
 }
 # Every fenced block of README.md and docs/ run or listed as an illustration (tests/docs/).
@@ -265,6 +284,35 @@ fuzz() {
   return $rc
 }
 
+# The end-to-end rule run on a newer Prometheus release; on the newest also the scenarios whose
+# rules count samples at a window's edge, the inhibition test with the newest Alertmanager, and
+# the guides' scrape configs (Debian 12's releases run them in the integration and docs jobs).
+prometheus_release() { # RELEASE
+  local dir=${mon_dir[$1]} am="" tests p=0 f=0 rc=0 line newest
+  newest=$(printf '%s\n' "${!mon_dir[@]}" | grep '^prometheus-' | sort -t- -k2 -V | tail -1)
+  echo "$1: $("$dir/prometheus" --version 2>&1 | head -1)"
+  tests='^ConsensusEndToEndTest\.HealthyThenFollowerKilledThenTwoKilled$'
+  if [ "$1" = "$newest" ]; then
+    am=${mon_dir[$(printf '%s\n' "${!mon_dir[@]}" | grep '^alertmanager-' | sort -t- -k2 -V | tail -1)]}
+    echo "with $("$am/prometheus-alertmanager" --version 2>&1 | head -1)"
+    tests+='|^ConsensusEndToEndTest\.(SlowFollowerDiskIsNamedSlowOnlyThen|LeadershipTransferIsCountedApartFromElections)$|^integration\.alertmanager_inhibit$'
+  fi
+  # ctest's summary renamed: this job closes with its own count of both parts.
+  (cd build && PATH="$dir:$am:$PATH" ctest -R "$tests" -j3 --output-on-failure --timeout 400 \
+    --output-junit "$logs/$1.xml") | sed -E 's/^([0-9]+% tests passed)/ctest: \1/'
+  [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+  if [ "$1" = "$newest" ]; then PATH="$dir:$PATH" bash tests/docs/docs_prometheus.sh build || rc=1; fi
+  for line in $(sed -nE 's/^ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\2:\1/p; s/^docs [a-z]+: ([0-9]+) passed, ([0-9]+) failed$/+\1:\2/p' "$logs/$1.log"); do
+    case $line in
+      +*) line=${line#+} p=$((p + ${line%:*})) f=$((f + ${line#*:})) ;;
+      *) p=$((p + ${line%:*} - ${line#*:})) f=$((f + ${line#*:})) ;;
+    esac
+  done
+  [ $((p + f)) -gt 0 ] || f=1
+  echo "$1: $p passed, $f failed"
+  return $rc
+}
+
 package() { # the Debian package built and checked, then installed on a clean Debian 12 and 13
   local rc=0 ok=0 bad=0 dist deb log
   nice -n 10 bash scripts/build-package.sh build/package && ok=$((ok + 1)) || { bad=$((bad + 1)); rc=1; }
@@ -306,8 +354,17 @@ if [ "$tier" = all ]; then
       record "ovs-$v" 0 0 1
     fi
   done
+  # The newer Prometheus and Alertmanager releases and VictoriaMetrics, fetched once (cached).
+  declare -A mon_dir=()
+  for r in $(bash scripts/monitoring-releases.sh list | awk '$2 != "system" {print $1}'); do
+    if d=$(bash scripts/monitoring-releases.sh bin "$r"); then mon_dir[$r]=$d; else
+      say "$r: could not be fetched"
+      record "$r" 0 0 1
+    fi
+  done
   # What waits, side by side.
   job integration integration_tests
+  for r in "${!mon_dir[@]}"; do [[ $r != prometheus-* ]] || job "$r" prometheus_release "$r"; done
   for v in "${!ovs_dir[@]}"; do job "ovs-$v" release_suite "$v" "${ovs_dir[$v]}"; done
   [ -z "$versions" ] || job upgrade upgrade
   # The abuse benchmark times password checks and scrapes against targets: it starts once the
