@@ -271,13 +271,13 @@
             alert: 'OVNRaftFrequentElections',
             expr: |||
               (
-                changes(ovn_raft_cluster:leader_term:max[%(leaderChangesWindow)s])
+                changes(ovn_raft_cluster:leader_term:max[%(leaderChangesRange)s])
                   - on (%(cluster)s)
                 (
                   sum by (%(cluster)s) (
-                    changes(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leaderChangesWindow)s])
+                    changes(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leaderChangesRange)s])
                       + (
-                        min_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leaderChangesWindow)s])
+                        min_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leaderChangesRange)s])
                           > bool (time() - %(leaderChangesWindowSeconds)s)
                       )
                   )
@@ -391,7 +391,7 @@
               (
                 ovn_raft_database_filesystem_avail_bytes{%(selector)s} / ovn_raft_database_filesystem_size_bytes{%(selector)s} * 100 < %(filesystemFillingUpPercent)s
                 and
-                predict_linear(ovn_raft_database_filesystem_avail_bytes{%(selector)s}[%(filesystemPredictWindow)s], 24 * 3600) < 0
+                predict_linear(ovn_raft_database_filesystem_avail_bytes{%(selector)s}[%(filesystemPredictRange)s], 24 * 3600) < 0
               )
                 * on (%(member)s) group_left (cluster_id, server_id, host) ovn_raft_instance:server_info:max
             ||| % $._config.labels,
@@ -439,7 +439,7 @@
           },
           {
             alert: 'OVNRaftCommitBacklogGrowing',
-            expr: "ovn_raft_cluster:log_entries_uncommitted:max > 100 and deriv(ovn_raft_cluster:log_entries_uncommitted:max[10m]) > 0" % $._config.labels,
+            expr: "ovn_raft_cluster:log_entries_uncommitted:max > 100 and deriv(ovn_raft_cluster:log_entries_uncommitted:max[%(backlogTrendRange)s]) > 0" % $._config.labels,
             'for': '10m',
             labels: { severity: 'warning' },
             annotations: {
@@ -449,7 +449,7 @@
           },
           {
             alert: 'OVNRaftApplyBacklogGrowing',
-            expr: "ovn_raft_cluster:log_entries_unapplied:max > 100 and deriv(ovn_raft_cluster:log_entries_unapplied:max[10m]) > 0" % $._config.labels,
+            expr: "ovn_raft_cluster:log_entries_unapplied:max > 100 and deriv(ovn_raft_cluster:log_entries_unapplied:max[%(backlogTrendRange)s]) > 0" % $._config.labels,
             'for': '10m',
             labels: { severity: 'warning' },
             annotations: {
@@ -468,13 +468,17 @@
             },
           },
           {
+            // One alert per cluster and release, valued by its members on that release, which
+            // the record names: a release is the image's, shared by the members, and Prometheus
+            // expands every label and annotation template of every alert at every evaluation,
+            // which a fleet on an affected release would otherwise pay once per member.
             alert: 'OVNRaftReleaseWithKnownRaftDefects',
-            expr: 'ovn_raft_cluster_member:raft_defect_release:info',
+            expr: 'count by (%(cluster)s, version, fixed_in) (ovn_raft_cluster_member:raft_defect_release:info)' % $._config.labels,
             'for': $._config.raftDefectReleasesFor,
             labels: { severity: 'info' },
             annotations: {
-              summary: 'An OVN Raft member runs an Open vSwitch release with known Raft defects.',
-              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) runs ovsdb-server {{ $labels.version }}, a release before Open vSwitch fixed known Raft defects (fixed in: {{ $labels.fixed_in }}; see docs/ovs-raft-defects.md). Distributions backport fixes without changing the version: if your package has them, silence this alert for version={{ $labels.version }}.",
+              summary: 'OVN Raft members run an Open vSwitch release with known Raft defects.',
+              description: "Members of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) run ovsdb-server {{ $labels.version }} ({{ $value }} of them: ovn_raft_cluster_member:raft_defect_release:info names them), a release before Open vSwitch fixed known Raft defects (fixed in: {{ $labels.fixed_in }}; see docs/ovs-raft-defects.md). Distributions backport fixes without changing the version: if your package has them, silence this alert for version={{ $labels.version }}.",
             },
           },
           {

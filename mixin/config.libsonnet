@@ -4,6 +4,14 @@
 local durationSeconds(d) =
   local units = { s: 1, m: 60, h: 3600, d: 86400 };
   std.parseInt(std.substr(d, 0, std.length(d) - 1)) * units[d[std.length(d) - 1]];
+// The range a selector reads for a window of one unit: the window and one second more ('15m' reads
+// [15m1s]). Prometheus 2 keeps a sample that falls exactly on a range's start, Prometheus 3 leaves
+// it out, and one falls exactly there whenever the series is written on the grid of the rule
+// that reads it (a record read by its own group, a test's evaluations): the extra second puts
+// that sample inside on both, and at an interval of whole seconds longer than one, none falls
+// on the new start. Every release then sees the same samples: those of the window, ends included.
+local rangeOf(d) =
+  if d[std.length(d) - 1] == 's' then '%ds' % (durationSeconds(d) + 1) else d + '1s';
 {
   _config+:: {
     // Target labels that identify one deployment (one set of ovn-central pods). Add e.g.
@@ -130,6 +138,13 @@ local durationSeconds(d) =
       slowMemberPeerFactor: $._config.slowMemberPeerFactor,
       leadershipTransfersThreshold: $._config.leadershipTransfersThreshold,
       leadershipTransfersWindow: $._config.leadershipTransfersWindow,
+      // The ranges the selectors read for those windows (rangeOf above).
+      slowMemberRange: rangeOf($._config.slowMemberWindow),
+      leaderChangesRange: rangeOf($._config.leaderChangesWindow),
+      leadershipTransfersRange: rangeOf($._config.leadershipTransfersWindow),
+      filesystemPredictRange: rangeOf($._config.filesystemPredictWindow),
+      notCatchingUpRange: rangeOf('2m'),
+      backlogTrendRange: rangeOf('10m'),
       // The windows in seconds, for a comparison with time().
       leaderChangesWindowSeconds: std.toString(durationSeconds($._config.leaderChangesWindow)),
       leadershipTransfersWindowSeconds: std.toString(durationSeconds($._config.leadershipTransfersWindow)),

@@ -710,7 +710,9 @@
           {
             // The members the leader does not hear, by its word: its last message from them is
             // older than two election timers (`not_heard`), or they lag behind its log and their
-            // match index has not moved for two minutes (`not_catching_up`). One reason each.
+            // match index has not moved for two minutes (`not_catching_up`). One reason each:
+            // `or on` the member keeps a not_heard member's only entry, so the leader's last
+            // messages are read once.
             record: 'ovn_raft_cluster_member:leader_unheard:info',
             expr: |||
               label_replace(
@@ -725,25 +727,17 @@
                 ),
                 "reason", "not_heard", "", ""
               )
-              or
+              or on (%(cluster)s, member_id)
               label_replace(
                 group by (%(cluster)s, member_id) (ovn_raft_cluster_member:replication_lag:entries > 0)
                   unless on (%(cluster)s, member_id)
                 max by (%(cluster)s, member_id) (
-                  changes(ovn_raft_member_match_index{%(selector)s}[2m])
+                  changes(ovn_raft_member_match_index{%(selector)s}[%(notCatchingUpRange)s])
                     * on (%(member)s) group_left (cluster_id)
                   ovn_raft_instance:server_info:leader
                     > 0
                 ),
                 "reason", "not_catching_up", "", ""
-              )
-                unless on (%(cluster)s, member_id)
-              (
-                ovn_raft_member_last_message_age_seconds{%(selector)s}
-                  * on (%(member)s) group_left (cluster_id)
-                ovn_raft_instance:server_info:leader
-                  >= on (%(member)s) group_left
-                2 * ovn_raft_election_timer_seconds{%(selector)s}
               )
             ||| % $._config.labels,
           },
@@ -780,11 +774,7 @@
                 )
                   < on (%(cluster)s, server_id) group_left
                 max by (%(cluster)s, server_id) (
-                  (
-                    ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
-                      and on (%(member)s)
-                    (time() - ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s} < %(memberRejoinSeconds)d)
-                  )
+                  (ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s} > time() - %(memberRejoinSeconds)d)
                     * on (%(member)s) group_left (cluster_id, server_id)
                   ovn_raft_instance:server_info:max
                 )
@@ -798,7 +788,7 @@
             // leader itself is left out: it trails nobody.
             record: 'ovn_raft_cluster_member:follower_lag:median',
             expr: |||
-              quantile_over_time(0.5, ovn_raft_cluster_member:replication_lag:entries[%(slowMemberWindow)s])
+              quantile_over_time(0.5, ovn_raft_cluster_member:replication_lag:entries[%(slowMemberRange)s])
                 unless on (%(cluster)s, member_id)
               label_replace(ovn_raft_instance:server_info:leader, "member_id", "$1", "server_id", "(.+)")
             ||| % $._config.labels,
@@ -821,7 +811,7 @@
               )
                 and on (%(cluster)s, member_id) ovn_raft_cluster_member:alive:bool
                 unless on (%(cluster)s, member_id)
-              max_over_time(ovn_raft_cluster_member:leader_unheard:info[%(slowMemberWindow)s])
+              max_over_time(ovn_raft_cluster_member:leader_unheard:info[%(slowMemberRange)s])
             ||| % $._config.labels,
           },
           {
@@ -835,7 +825,7 @@
             record: 'ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds',
             expr: |||
               (
-                last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersRange)s])
                   and on (%(cluster)s, server_id)
                 abs(
                   max by (%(cluster)s, server_id, host) (
@@ -844,7 +834,7 @@
                     ovn_raft_instance:server_info:max
                   )
                     - on (%(cluster)s, server_id)
-                  last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                  last_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersRange)s])
                 ) < 30
               )
               or
@@ -861,9 +851,9 @@
             // window (OVNRaftFrequentLeadershipTransfers).
             record: 'ovn_raft_cluster_member:leadership_transfers:count',
             expr: |||
-              changes(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+              changes(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersRange)s])
                 + (
-                  min_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersWindow)s])
+                  min_over_time(ovn_raft_cluster_member:leadership_transfer_started:timestamp_seconds[%(leadershipTransfersRange)s])
                     > bool (time() - %(leadershipTransfersWindowSeconds)s)
                 )
             ||| % $._config.labels,

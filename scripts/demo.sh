@@ -10,6 +10,10 @@
 #                                    leader-down | exporter-down | cut-off | split | disk-full
 #   scripts/demo.sh heal             undo every break: back to a healthy 3-member cluster
 #   scripts/demo.sh stop             stop a demo left running
+#   scripts/demo.sh fleet            from another terminal, beside a running demo: the fleet
+#                                    pipeline on VictoriaMetrics (scripts/fleet-pipeline.sh:
+#                                    two vmagents sharing the exporters, victoria-metrics,
+#                                    vmalert, Alertmanager); `fleet summary`, `fleet stop`
 #
 # Environment: DEMO_DIR (default /tmp/ovn-raft-demo), DEMO_RAFT_PORT (16641: NB, +1: SB),
 # DEMO_EXPORTER_PORT (10476, +1, +2), DEMO_PROMETHEUS_PORT (19090), BUILD_DIR (build).
@@ -42,6 +46,7 @@ stop_pidfile() {
 
 stop_all() {
   for f in "$dir"/exporter-*.pid; do [ -e "$f" ] && stop_pidfile "$f"; done
+  "$root/scripts/fleet-pipeline.sh" stop "$dir/fleet" 2>/dev/null || true
   "$root/scripts/prometheus-demo.sh" stop "$dir/prometheus" 2>/dev/null || true
   cluster stop 2>/dev/null || true
 }
@@ -134,6 +139,27 @@ heal() {
   summary
 }
 
+# The same pipeline the fleet test runs, on the demo's exporters (pods ovn-central-0..2 of
+# namespace demo), its for: durations divided by 30 as the alerting tests do.
+fleet() {
+  case "${1:-start}" in
+    start)
+      [ -f "$dir/exporter-1.pid" ] || { say "no demo running: start scripts/demo.sh first"; exit 1; }
+      "$root/scripts/fleet-pipeline.sh" stop "$dir/fleet" 2>/dev/null || true
+      OVN_RAFT_FOR_SPEEDUP=${OVN_RAFT_FOR_SPEEDUP:-30} "$root/scripts/fleet-pipeline.sh" start "$dir/fleet" \
+        "demo/0=127.0.0.1:$exporter_port" "demo/1=127.0.0.1:$((exporter_port + 1))" \
+        "demo/2=127.0.0.1:$((exporter_port + 2))"
+      # shellcheck disable=SC1091
+      . "$dir/fleet/env"
+      say "victoria-metrics: http://127.0.0.1:$VM_PORT/vmui   vmalert: http://127.0.0.1:$VMALERT_PORT"
+      say "Alertmanager:     http://127.0.0.1:$AM_PORT   notifications: $dir/fleet/notifications.jsonl"
+      say "Verdicts come about ${ALERTS_DELAY}s after the scrapes (docs/fleet.md); then: scripts/demo.sh fleet summary" ;;
+    summary) "$root/scripts/fleet-pipeline.sh" summary "$dir/fleet" ;;
+    stop) "$root/scripts/fleet-pipeline.sh" stop "$dir/fleet" ;;
+    *) say "fleet what? start | summary | stop"; exit 2 ;;
+  esac
+}
+
 case "${1:-}" in
   "")
     start
@@ -146,5 +172,6 @@ case "${1:-}" in
   break) break_it "${2:-}" ;;
   heal) heal ;;
   stop) stop_all ;;
-  *) say "usage: scripts/demo.sh [--once|summary|break SCENARIO|heal|stop]"; exit 2 ;;
+  fleet) fleet "${2:-start}" ;;
+  *) say "usage: scripts/demo.sh [--once|summary|break SCENARIO|heal|stop|fleet [summary|stop]]"; exit 2 ;;
 esac

@@ -13,6 +13,8 @@
 #   prometheus-demo.sh summary PORT                     the rules' verdicts and firing alerts
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
 
 alerts_file() { # DIR: the shipped alerts, or DIR's own copy when start made one
   if [ -f "$1/alerts.yaml" ]; then echo "$1/alerts.yaml"; else echo "$root/alerts/ovn-raft-alerts.yaml"; fi
@@ -25,17 +27,8 @@ mixin_alerts() { # DIR CONFIG: DIR/alerts.yaml rendered from the mixin with CONF
       >"$1/alerts.yaml"
 }
 
-speed_up_alerts() { # DIR N: DIR/alerts.yaml (from alerts_file) with every for: divided by N (whole seconds, >= 1)
-  local from
-  from=$(alerts_file "$1")
-  awk -v n="$2" '
-    /^ *for: [0-9]+[smh]$/ {
-      match($0, /[0-9]+[smh]$/); v = substr($0, RSTART, RLENGTH - 1); u = substr($0, RSTART + RLENGTH - 1, 1)
-      s = v * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = int(s / n); if (s < 1) s = 1
-      print substr($0, 1, RSTART - 1) s "s"; next
-    }
-    { print }' "$from" >"$1/alerts.yaml.new"
-  mv "$1/alerts.yaml.new" "$1/alerts.yaml"
+speed_up_alerts() { # DIR N: DIR/alerts.yaml (from alerts_file) with every for: divided by N
+  speed_up_for_durations "$(alerts_file "$1")" "$2" "$1/alerts.yaml"
 }
 
 write_config() { # DIR EXPORTER_URL...

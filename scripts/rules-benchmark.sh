@@ -4,7 +4,7 @@
 # shipped rules cost a real Prometheus, and whether they still name exactly the injected faults.
 #
 #   scripts/rules-benchmark.sh [--against REV] [--rounds R] [--top N] [--paired] [--interval S]
-#                              [CLUSTERS...]
+#                              [--engines prometheus-2.42,prometheus-3.5,vmalert] [CLUSTERS...]
 #                                                               (default: 10 100 300 1000)
 #
 # --against REV also runs the rules of git revision REV on the same targets and prints the
@@ -13,8 +13,13 @@
 # Prometheus (each under its own recorded names, one group, one set after the other, the order
 # reversed half way), so that both see the same machine; --interval S
 # evaluates the rules every S seconds (default 15; more, e.g. 60, for --paired at the largest
-# counts when both sets' work does not fit in 15 s). Takes minutes per rule set, round and
-# cluster count.
+# counts when both sets' work does not fit in 15 s); --engines measures each rule set on each
+# of the rulers named, in turn on the same targets (default: the system's prometheus alone):
+# prometheus-2.42 (the system's), prometheus-3.5, vmalert (with a single-node VictoriaMetrics
+# that scrapes; --paired applies to the Prometheus engines). The releases come from
+# scripts/monitoring-releases.sh, or PROMETHEUS_3_5 (a prometheus binary) and VM_BIN (a
+# directory with victoria-metrics and vmalert) when set. Takes minutes per engine, rule set,
+# round and cluster count.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 against=""
@@ -22,6 +27,7 @@ rounds=1
 top=12
 paired=()
 interval=15
+engines=""
 while [ $# -gt 0 ]; do
   case $1 in
     --against) against=$2; shift 2 ;;
@@ -29,12 +35,33 @@ while [ $# -gt 0 ]; do
     --top) top=$2; shift 2 ;;
     --paired) paired=(--paired); shift ;;
     --interval) interval=$2; shift 2 ;;
+    --engines) engines=$2; shift 2 ;;
     *) break ;;
   esac
 done
+release_dir() { # NAME: the directory of a pinned monitoring release's programs
+  bash "$root/scripts/monitoring-releases.sh" bin "$1"
+}
+engine_args=()
+IFS=, read -ra names <<<"$engines"
+for e in "${names[@]}"; do
+  case $e in
+    prometheus-2.42) engine_args+=("$e=/usr/bin/prometheus") ;;
+    prometheus-3.5) engine_args+=("$e=${PROMETHEUS_3_5:-$(release_dir prometheus-3.5)/prometheus}") ;;
+    vmalert) engine_args+=("$e=${VM_BIN:-$(release_dir victoriametrics)}") ;;
+    *) echo "rules-benchmark: no engine $e (prometheus-2.42, prometheus-3.5, vmalert)" >&2; exit 2 ;;
+  esac
+done
+[ ${#engine_args[@]} -eq 0 ] || engine_args=(--engines "${engine_args[@]}")
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
 work=$(mktemp -d /tmp/ovn-raft-rules-bench.XXXXXX)
-# Ports apart from the demo's, the image test's and the integration tests' (20000-31999).
-export DEMO_DIR=$work/demo DEMO_RAFT_PORT=18641 DEMO_EXPORTER_PORT=18476 DEMO_PROMETHEUS_PORT=18090
+# Ports from a block of our own (scripts/lib.sh), so that two runs and the tests can coexist.
+claim_ports
+DEMO_RAFT_PORT=$(free_port 2)
+DEMO_EXPORTER_PORT=$(free_port 3)
+DEMO_PROMETHEUS_PORT=$(free_port)
+export DEMO_DIR=$work/demo DEMO_RAFT_PORT DEMO_EXPORTER_PORT DEMO_PROMETHEUS_PORT
 demo_pid=""
 cleanup() {
   [ -z "$demo_pid" ] || kill "$demo_pid" 2>/dev/null || true
@@ -61,7 +88,10 @@ kill "$demo_pid" 2>/dev/null || true
 wait "$demo_pid" 2>/dev/null || true
 demo_pid=""
 
-rules=("shipped=$root/alerts/ovn-raft-rules.yaml,$root/alerts/ovn-raft-alerts.yaml")
+# The rules as they are now: each engine and cluster count reads this copy, whatever the tree.
+cp "$root/alerts/ovn-raft-rules.yaml" "$work/shipped-rules.yaml"
+cp "$root/alerts/ovn-raft-alerts.yaml" "$work/shipped-alerts.yaml"
+rules=("shipped=$work/shipped-rules.yaml,$work/shipped-alerts.yaml")
 if [ -n "$against" ]; then
   git -C "$root" show "$against:alerts/ovn-raft-rules.yaml" >"$work/against-rules.yaml"
   git -C "$root" show "$against:alerts/ovn-raft-alerts.yaml" >"$work/against-alerts.yaml"
@@ -70,4 +100,5 @@ fi
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(10 100 300 1000)
 /usr/bin/python3 "$root/tests/bench/rules_scale_bench.py" "$work" --clusters "${counts[@]}" \
-  --rules "${rules[@]}" --rounds "$rounds" --top "$top" "${paired[@]}" --interval "$interval"
+  --rules "${rules[@]}" --rounds "$rounds" --top "$top" "${paired[@]}" --interval "$interval" \
+  "${engine_args[@]}"

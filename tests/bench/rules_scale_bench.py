@@ -4,6 +4,7 @@
   rules_scale_bench.py EXPOSITIONS_DIR --clusters 10 100 --rules NAME=RULES.yaml[,ALERTS.yaml] [...]
                        [--fault-every 20] [--warmup 105] [--cycles 4] [--interval 15]
                        [--rounds 1] [--repeats 3] [--top 12] [--paired]
+                       [--engines NAME=PROGRAM ...] [--vmalert-warmup S]
 
 EXPOSITIONS_DIR holds m1.prom, m2.prom, m3.prom: the /metrics of the three exporters of one real
 3-member NB+SB cluster (scripts/rules-benchmark.sh captures them live). For each cluster count N
@@ -36,6 +37,13 @@ groups happened to overlap (groups run concurrently, at offsets hashed from thei
 replay reverses its order every other repeat likewise. Both sets' work must then fit in one
 interval: at 1,000 clusters on 2 CPUs it does not at 15 s (cycles are missed, the answers come
 late), so give such a run --interval 60.
+With --engines the same targets and rule sets are measured on each ruler in turn: Prometheus
+releases (NAME=their prometheus binary), and vmalert (a NAME starting with vmalert, =the directory
+of victoria-metrics and vmalert): a single-node VictoriaMetrics scrapes the targets itself, vmalert
+evaluates the same rule files against it and writes the records back by remote write. Its times
+are vmalert's own (each group's evaluation duration from its /metrics, each rule's from its
+/api/v1/rules), its memory that of both processes, its answers the same recorded series read
+back from VictoriaMetrics and vmalert's alerts; it has no replay. A row per engine and rule set.
 Prints one Markdown table per cluster count, the rule sets side by side, and the costliest rules.
 """
 import argparse
@@ -60,6 +68,12 @@ SHORT_ID_LABELS = ("cluster_id", "server_id", "member_id", "leader_id")
 UUID_LABELS = ("cluster_uuid", "server_uuid")
 HOST = re.compile(r"127\.0\.0\.(\d+)")
 ADDRESS = re.compile(r"^(tcp|ssl):127\.0\.0\.(\d+):\d+$")
+
+
+def watched(alertname):
+    """Whether an alert is part of the answer: not OVNRaftReleaseWithKnownRaftDefects, which
+    fires for every cluster the captured members' Open vSwitch release puts in it, healthy or not."""
+    return alertname != "OVNRaftReleaseWithKnownRaftDefects"
 
 
 def parse(text):
@@ -173,7 +187,10 @@ def serve(pages):
             self.send_header("Content-Type", "text/plain; version=0.0.4")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # a scraper that gave up or was stopped between runs
 
         def log_message(self, *args):
             pass
@@ -297,7 +314,7 @@ def replay(port, exprs, at, repeats):
     return {key: sorted(t)[len(t) // 2] for key, t in times.items()}
 
 
-def run_prometheus(sets, targets_file, warmup, cycles, repeats, paired, interval):
+def run_prometheus(binary, sets, targets_file, warmup, cycles, repeats, paired, interval):
     """One Prometheus from an empty TSDB, scraping the targets and evaluating the rule files of
     every set in `sets` ([(name, files)]); with `paired`, the sets side by side, each under its
     own names (namespaced). {name: result}."""
@@ -319,7 +336,7 @@ scrape_configs:
     file_sd_configs:
       - files: [{json.dumps(targets_file)}]
 """)
-    proc = subprocess.Popen(["prometheus", f"--config.file={work}/prometheus.yml",
+    proc = subprocess.Popen([binary, f"--config.file={work}/prometheus.yml",
                              f"--storage.tsdb.path={work}/data", f"--web.listen-address=127.0.0.1:{port}",
                              "--log.level=error"], stdout=subprocess.DEVNULL, stderr=open(f"{work}/log", "w"))
 
@@ -397,7 +414,7 @@ scrape_configs:
                 "suspects": {(s["metric"]["namespace"], s["metric"]["db"], s["metric"]["member_id"])
                              for s in query(port, named(name, "ovn_raft_cluster_member:stale_suspect:named_by"), at)},
                 "alerts": {(s["metric"]["namespace"], s["metric"]["alertname"], s["metric"].get("db", "-"))
-                           for s in alerts if "namespace" in s["metric"]},
+                           for s in alerts if "namespace" in s["metric"] and watched(s["metric"]["alertname"])},
                 "missed_cycles": sum(v for g, v in missed.items() if paired or owner(g) == name),
                 "cycles": len(seen),
             }
@@ -413,6 +430,152 @@ scrape_configs:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def metrics_text(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60) as r:
+        return r.read().decode()
+
+
+def iteration_totals(port):
+    """{group: (seconds, iterations)} of vmalert's own per-group evaluation durations."""
+    sums, counts = {}, {}
+    for line in metrics_text(port).splitlines():
+        m = re.match(r'vmalert_iteration_duration_seconds_(sum|count)\{group="([^"]*)",\s*file="[^"]*"\} (\S+)$', line)
+        if m:
+            (sums if m.group(1) == "sum" else counts)[m.group(2)] = float(m.group(3))
+    return {g: (sums[g], counts.get(g, 0.0)) for g in sums}
+
+
+def counter(port, name):
+    total = 0.0
+    for line in metrics_text(port).splitlines():
+        if line.startswith(name) and line[len(name)] in " {":
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def run_vmalert(bindir, rule_files, targets_file, warmup, cycles, interval):
+    """A single-node VictoriaMetrics from empty storage that scrapes the targets itself, and a
+    vmalert that evaluates the rule files against it and writes the records back by remote
+    write, both with their defaults otherwise (vmalert evaluates 30 s back, where
+    VictoriaMetrics' queries see complete data). Measures as run_prometheus does, reading each
+    group's time from vmalert's own metrics and each rule's from its /api/v1/rules; there is no
+    replay (VictoriaMetrics reports no evaluation time of its own for one query)."""
+    work = tempfile.mkdtemp(prefix="ovn-raft-scale-vm-")
+    vm_port, alert_port = free_port(), free_port()
+    with open(f"{work}/scrape.yml", "w") as f:
+        f.write(f"""global:
+  scrape_interval: 15s
+  scrape_timeout: 10s
+scrape_configs:
+  - job_name: ovn-raft-exporter
+    file_sd_configs:
+      - files: [{json.dumps(targets_file)}]
+""")
+    procs = []
+    try:
+        procs.append(subprocess.Popen(
+            [f"{bindir}/victoria-metrics", f"-storageDataPath={work}/data", f"-httpListenAddr=127.0.0.1:{vm_port}",
+             f"-promscrape.config={work}/scrape.yml", "-retentionPeriod=1d", "-loggerLevel=ERROR",
+             # The checks below count every raw series of a large fleet in one query, past the
+             # default limits on the series one query may touch and on its time.
+             "-search.maxUniqueTimeseries=20000000", "-search.maxQueryDuration=10m"],
+            stdout=subprocess.DEVNULL, stderr=open(f"{work}/vm.log", "w")))
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{vm_port}/health", timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        procs.append(subprocess.Popen(
+            [f"{bindir}/vmalert", *[f"-rule={p}" for p in rule_files],
+             f"-datasource.url=http://127.0.0.1:{vm_port}", f"-remoteWrite.url=http://127.0.0.1:{vm_port}",
+             # The default queue holds fewer points than a large fleet's records of one cycle:
+             # the rest would be dropped, not measured.
+             "-remoteWrite.maxQueueSize=5000000", "-notifier.blackhole", f"-evaluationInterval={interval}s",
+             f"-httpListenAddr=127.0.0.1:{alert_port}", "-loggerLevel=ERROR"],
+            stdout=subprocess.DEVNULL, stderr=open(f"{work}/vmalert.log", "w")))
+        vm, alerter = procs
+        for _ in range(300):
+            try:
+                api(alert_port, "rules")
+                break
+            except OSError:
+                time.sleep(0.2)
+        # Records that read records of their own group see the previous evaluation's (vmalert
+        # writes a group's records after the group), and queries look 30 s back: answers settle
+        # a few cycles later than on Prometheus.
+        time.sleep(warmup)
+        per_rule, seen, peak = {}, set(), {"victoria-metrics": 0.0, "vmalert": 0.0}
+        start = iteration_totals(alert_port)
+        missed0 = counter(alert_port, "vmalert_iteration_missed_total")
+        deadline = time.time() + cycles * interval * 3
+
+        def done():  # every group evaluated `cycles` times since the start
+            now = iteration_totals(alert_port)
+            return all(now[g][1] - start.get(g, (0, 0))[1] >= cycles for g in now)
+        while not done() and time.time() < deadline:
+            data = api(alert_port, "rules")
+            stamp = tuple(g["lastEvaluation"] for g in data["groups"])
+            if stamp not in seen:
+                seen.add(stamp)
+                for g in data["groups"]:
+                    for r in g["rules"]:
+                        per_rule.setdefault(r["name"], []).append(r["evaluationTime"])
+            peak = {"victoria-metrics": max(peak["victoria-metrics"], rss_mib(vm.pid)),
+                    "vmalert": max(peak["vmalert"], rss_mib(alerter.pid))}
+            time.sleep(3)
+        end = iteration_totals(alert_port)
+        groups = {g: (end[g][0] - start.get(g, (0, 0))[0]) / (end[g][1] - start.get(g, (0, 0))[1])
+                  for g in end if end[g][1] > start.get(g, (0, 0))[1]}
+        missed = int(counter(alert_port, "vmalert_iteration_missed_total") - missed0)
+        dropped = int(counter(alert_port, "vmalert_remotewrite_dropped_rows_total"))
+        errors = int(counter(alert_port, "vmalert_recording_rules_errors_total") +
+                     counter(alert_port, "vmalert_alerting_rules_errors_total"))
+        alerts = api(alert_port, "alerts")["alerts"]
+        alerter.send_signal(signal.SIGTERM)
+        alerter.wait(timeout=60)
+        time.sleep(5)  # the last remote writes
+
+        def vmquery(q):
+            with urllib.request.urlopen(f"http://127.0.0.1:{vm_port}/api/v1/query?" +
+                                        urllib.parse.urlencode({"query": q, "nocache": "1"}), timeout=120) as r:
+                return json.load(r)["data"]["result"]
+        def count(q):
+            """The number of series q matches, or -1 (and a note) when VictoriaMetrics refuses to
+            count them in one query: a large fleet's are past its limits."""
+            try:
+                return int(float((vmquery(f"count({q})") or [{"value": [0, "0"]}])[0]["value"][1]))
+            except urllib.error.HTTPError as e:
+                print(f"  victoria-metrics: count({q}): {e.read().decode(errors='replace')[:300]}", file=sys.stderr)
+                return -1
+        raw = count('{job="ovn-raft-exporter"}')
+        recorded = count('{__name__=~".+:.+"}')
+        return {
+            "groups": groups,
+            "rules": {r: sum(v) / len(v) for r, v in per_rule.items()},
+            "raw": raw, "recorded": recorded,
+            "rss": sum(peak.values()),
+            "rss_detail": f"VictoriaMetrics {peak['victoria-metrics']:.0f} + vmalert {peak['vmalert']:.0f}",
+            "suspects": {(s["metric"]["namespace"], s["metric"]["db"], s["metric"]["member_id"])
+                         for s in vmquery("ovn_raft_cluster_member:stale_suspect:named_by")},
+            "alerts": {(a["labels"]["namespace"], a["labels"]["alertname"], a["labels"].get("db", "-"))
+                       for a in alerts if "namespace" in a["labels"] and watched(a["labels"]["alertname"])},
+            "missed_cycles": missed, "cycles": len(seen), "replayed": {},
+            "notes": [f"{dropped} records dropped by remote write", f"{errors} rule errors"]
+            if dropped or errors else [],
+        }
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -438,7 +601,8 @@ def combine(runs):
                 next(r["suspects"] for r in runs if not r["right"]),
                 healthy_alerts=sorted(set().union(*(r["healthy_alerts"] for r in runs))),
                 totals=[sum(r["groups"].values()) for r in runs],
-                replayed_totals=[sum(r["replayed"].values()) for r in runs])
+                replayed_totals=[sum(r["replayed"].values()) for r in runs],
+                notes=[n for r in runs for n in r.get("notes", [])])
 
 
 def main():
@@ -458,6 +622,13 @@ def main():
     ap.add_argument("--paired", action="store_true",
                     help="run the rule sets side by side in one Prometheus (each under its own recorded "
                          "names): the same samples, heap and machine for both, each rule replayed in turn")
+    ap.add_argument("--engines", nargs="+", default=["prometheus=prometheus"],
+                    help="NAME=PROGRAM: the rulers to measure side by side, each on every rule set; a NAME "
+                         "starting with vmalert takes the directory of victoria-metrics and vmalert, any "
+                         "other a prometheus binary (--paired applies to these)")
+    ap.add_argument("--vmalert-warmup", type=float, default=None,
+                    help="seconds before vmalert's measured cycles (default: the warm-up plus 8 intervals: its "
+                         "answers settle later, see run_vmalert)")
     ap.add_argument("--repeats", type=int, default=3,
                     help="evaluations of each rule in the replay (the median is kept)")
     args = ap.parse_args()
@@ -465,8 +636,16 @@ def main():
     members = [parse(open(os.path.join(args.expositions, f"m{k}.prom")).read()) for k in (1, 2, 3)]
     rule_sets = [r.split("=", 1) for r in args.rules]
     ok = True
+    engines = [e.split("=", 1) for e in args.engines]
+    vm_warmup = args.vmalert_warmup if args.vmalert_warmup is not None else warmup + 14 * args.interval
+
+    def version(name, program):
+        argv = [f"{program}/victoria-metrics", "-version"] if name.startswith("vmalert") else [program, "--version"]
+        out = subprocess.run(argv, capture_output=True, text=True)
+        # Debian's VictoriaMetrics reports no version: its path names the release.
+        return ((out.stdout + out.stderr).strip().splitlines() or [program])[0]
     print(f"machine: {os.cpu_count()} CPUs, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') >> 30} GiB; "
-          f"{subprocess.run(['prometheus', '--version'], capture_output=True, text=True).stdout.splitlines()[0]}")
+          + "; ".join(f"{name}: {version(name, program)}" for name, program in engines))
     for n in args.clusters:
         clusters = [Cluster(i, members, i % args.fault_every == 0) for i in range(n)]
         pages, targets = {}, []
@@ -486,24 +665,35 @@ def main():
             json.dump(targets, f)
         expected = {(c.namespace, "OVN_Northbound", c.stale_id) for c in clusters if c.stale_id}
         faulty = {c.namespace for c in clusters if c.stale_id}
-        runs = {name: [] for name, _ in rule_sets}
+        # A row per engine and rule set, named by the set alone when one engine is measured.
+        label = (lambda e, n: n) if len(engines) == 1 else (lambda e, n: f"{e}: {n}")
+        runs = {label(e, name): [] for e, _ in engines for name, _ in rule_sets}
         sets = [(name, [os.path.abspath(f) for f in rules.split(",")]) for name, rules in rule_sets]
         for _ in range(args.rounds):
-            # Side by side in one Prometheus, or one Prometheus per set in turn.
-            for batch in ([sets] if args.paired else [[s] for s in sets]):
-                for name, r in run_prometheus(batch, targets_file, warmup, args.cycles, args.repeats,
-                                              args.paired, args.interval).items():
+            for engine, program in engines:
+                if engine.startswith("vmalert"):
+                    measured = {}
+                    for name, files in sets:
+                        measured[name] = run_vmalert(program, files, targets_file, vm_warmup, args.cycles,
+                                                     args.interval)
+                else:
+                    measured = {}
+                    # Side by side in one Prometheus, or one Prometheus per set in turn.
+                    for batch in ([sets] if args.paired else [[s] for s in sets]):
+                        measured.update(run_prometheus(program, batch, targets_file, warmup, args.cycles,
+                                                       args.repeats, args.paired, args.interval))
+                for name, r in measured.items():
                     r["right"] = r["suspects"] == expected
                     r["healthy_alerts"] = sorted(a for a in r["alerts"] if a[0] not in faulty)
-                    ok = ok and r["right"] and not r["healthy_alerts"]
-                    runs[name].append(r)
+                    ok = ok and r["right"] and not r["healthy_alerts"] and not r.get("notes")
+                    runs[label(engine, name)].append(r)
         results = {name: combine(rs) for name, rs in runs.items()}
         server.shutdown()
         shutil.rmtree(tdir, ignore_errors=True)
 
         print(f"\n### {n} clusters ({len(faulty)} with a stale ID)\n")
         print("| rules | raw / recorded series | rules per cycle | of which consensus | each rule alone | "
-              "Prometheus RSS | suspects named | alerts on healthy clusters | cycles missed |")
+              "RSS | suspects named | alerts on healthy clusters | cycles missed |")
         print("|---|---|---|---|---|---|---|---|---|")
         for name, r in results.items():
             total = sum(r["groups"].values())
@@ -513,26 +703,33 @@ def main():
             spread = "" if len(r["totals"]) < 2 else \
                 f" ({min(r['totals']) * 1000:.0f}-{max(r['totals']) * 1000:.0f})"
             alone = sum(r["replayed"].values())
+            rss = r.get("rss_detail", "Prometheus")
             alone_spread = "" if len(r["replayed_totals"]) < 2 else \
                 f" ({min(r['replayed_totals']) * 1000:.0f}-{max(r['replayed_totals']) * 1000:.0f})"
             print(f"| {name} | {r['raw']:,} / {r['recorded']:,} | {total * 1000:.0f} ms{spread} | {consensus * 1000:.0f} ms | "
-                  f"{alone * 1000:.0f} ms{alone_spread} | "
-                  f"{r['rss']:.0f} MiB | {right} ({len(r['suspects'])}) | {len(r['healthy_alerts'])} | "
+                  + (f"{alone * 1000:.0f} ms{alone_spread}" if r["replayed"] else "-") + " | "
+                  f"{r['rss']:.0f} MiB ({rss}) | {right} ({len(r['suspects'])}) | {len(r['healthy_alerts'])} | "
                   f"{r['missed_cycles']} |")
         if len(results) > 1:
             names = list(results)
             base = sum(results[names[0]]["groups"].values())
-            base_alone = sum(results[names[0]]["replayed"].values())
+            base_alone = sum(results[names[0]]["replayed"].values()) or float("nan")
             for name in names[1:]:
                 # Round i of each set ran one after the other: their ratio sees the same machine.
                 paired = ", ".join(f"{b / a:.2f}" for a, b in zip(results[names[0]]["replayed_totals"],
                                                                   results[name]["replayed_totals"]))
-                print(f"\n{name} / {names[0]}: {sum(results[name]['groups'].values()) / base:.2f} of the time per cycle, "
-                      f"{sum(results[name]['replayed'].values()) / base_alone:.2f} of the time of each rule alone "
-                      f"(round by round: {paired})")
+                alone = "" if not results[name]["replayed"] else \
+                    (f", {sum(results[name]['replayed'].values()) / base_alone:.2f} of the time of each rule alone "
+                     f"(round by round: {paired})")
+                print(f"\n{name} / {names[0]}: {sum(results[name]['groups'].values()) / base:.2f} of the time per cycle"
+                      + alone)
         for name, r in results.items():
-            top = sorted(r["replayed"].items(), key=lambda kv: -kv[1])[:args.top]
-            print(f"\ncostliest rules alone ({name}): " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in top))
+            # Without a replay (vmalert), each rule's own time in the measured cycles.
+            top = sorted((r["replayed"] or r["rules"]).items(), key=lambda kv: -kv[1])[:args.top]
+            print(f"\ncostliest rules {'alone' if r['replayed'] else 'per cycle'} ({name}): "
+                  + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in top))
+            for note in r.get("notes", []):
+                print(f"  WRONG ({name}): {note}")
             for a in r["healthy_alerts"][:10]:
                 print(f"  alert on a healthy cluster ({name}): {a}")
         sys.stdout.flush()

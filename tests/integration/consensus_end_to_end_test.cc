@@ -85,8 +85,8 @@ std::string Describe(const Verdicts& vs) {
   return o.str();
 }
 
-// The alerts the scenarios watch: all but OVNRaftReleaseWithKnownRaftDefects, which names
-// every member of an older release (the system's ovsdb-server among them) whatever the cluster
+// The alerts the scenarios watch: all but OVNRaftReleaseWithKnownRaftDefects, which fires for
+// every cluster on an older release (the system's ovsdb-server among them) whatever the cluster
 // does; alerts/tests/raft-defects-test.yaml tests it.
 constexpr const char* kWatchedAlerts = "ALERTS{alertname!=\"OVNRaftReleaseWithKnownRaftDefects\"}";
 
