@@ -132,23 +132,7 @@ EOF
     "${rule_flags[@]/#-rule=/}" >>"$dir/env"
 
   # The webhook: one JSON line per notification, with the receiver's path.
-  # (A file, not a here-document: a background job's standard input is /dev/null.)
-  cat >"$dir/webhook.py" <<'PY'
-import http.server, json, sys, time
-port, out = int(sys.argv[1]), sys.argv[2]
-class H(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        body["receiver_path"], body["received_at"] = self.path, time.time()
-        with open(out, "a") as f:
-            f.write(json.dumps(body) + "\n")
-        self.send_response(200)
-        self.end_headers()
-    def log_message(self, *a):
-        pass
-http.server.HTTPServer(("127.0.0.1", port), H).serve_forever()
-PY
-  spawn webhook python3 "$dir/webhook.py" "$WEBHOOK_PORT" "$dir/notifications.jsonl"
+  spawn webhook python3 "$root/scripts/webhook-receiver.py" "$WEBHOOK_PORT" "$dir/notifications.jsonl"
 
   # Alertmanager: the shipped routes and inhibit rules, receivers on the webhook, group timings
   # short enough to see a page within the for: durations sped up above.

@@ -3,8 +3,8 @@
 #
 #   scripts/test.sh          everything, as CI runs it
 #   scripts/test.sh quick    the edit loop: build; unit, golden and command-line tests; format;
-#                            rules (promtool check and test rules on every cached Prometheus
-#                            release, vmalert-tool); mixin and generated files;
+#                            rules (promtool check and test rules on Debian 12's Prometheus
+#                            and on the newest release cached); mixin and generated files;
 #                            dashboards; deploy fixtures; every fenced block of the docs run or
 #                            listed (tests/docs). No clusters, no downloads.
 #
@@ -300,7 +300,7 @@ prometheus_release() { # RELEASE
     # tests generated there, which the rules stage does not rewrite under them.
     rm -rf "$logs/alerts-$1" && cp -r alerts "$logs/alerts-$1"
     if /usr/bin/python3 "$logs/alerts-$1/tests/make_tests.py" &&
-      (cd "$logs/alerts-$1/tests" && "$dir/promtool" test rules $(ls scenarios/*-test.yaml *-test.yaml)); then
+      (cd "$logs/alerts-$1/tests" && nice -n 10 "$dir/promtool" test rules $(ls scenarios/*-test.yaml *-test.yaml)); then
       echo "rule tests: 1 passed, 0 failed"
     else
       echo "rule tests: 0 passed, 1 failed"
@@ -318,9 +318,11 @@ prometheus_release() { # RELEASE
   return $rc
 }
 
-vmalert_tool() { # the rule tests translated for VictoriaMetrics' ruler, its known differences listed
+# The rule tests translated for VictoriaMetrics' ruler, its known differences listed: niced, so
+# that the jobs that wait on clusters keep their turn on the CPU.
+vmalert_tool() {
   VM_BIN=${mon_dir[$(printf '%s\n' "${!mon_dir[@]}" | grep '^victoriametrics-' | sort -t- -k2 -V | tail -1)]} \
-    nice -n 5 /usr/bin/python3 alerts/tests/to_vmalert_tool.py --jobs 2
+    nice -n 10 /usr/bin/python3 alerts/tests/to_vmalert_tool.py --jobs 2
 }
 
 package() { # the Debian package built and checked, then installed on a clean Debian 12 and 13

@@ -67,21 +67,7 @@ PY
 amtool check-config "$work/alertmanager.yml" >/dev/null || fail "amtool rejects the test's config"
 
 echo "== webhook receiver on 127.0.0.1:$webhook_port"
-python3 - "$webhook_port" "$work/notifications.jsonl" >"$work/webhook.log" 2>&1 <<'PY' &
-import http.server, json, sys
-port, out = int(sys.argv[1]), sys.argv[2]
-class H(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        body["receiver_path"] = self.path
-        with open(out, "a") as f:
-            f.write(json.dumps(body) + "\n")
-        self.send_response(200)
-        self.end_headers()
-    def log_message(self, *a):
-        pass
-http.server.HTTPServer(("127.0.0.1", port), H).serve_forever()
-PY
+python3 "$root/scripts/webhook-receiver.py" "$webhook_port" "$work/notifications.jsonl" >"$work/webhook.log" 2>&1 &
 pids+=($!)
 
 echo "== Alertmanager on 127.0.0.1:$am_port"
