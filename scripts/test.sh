@@ -159,14 +159,15 @@ rules_check() { # promtool, the generated files, the mixin, the dashboards, the 
   }
   run "mixin: alerts/ is generated from mixin/" bash scripts/generate-mixin.sh --check
   run "rule tests: generated from their scenarios" /usr/bin/python3 alerts/tests/make_tests.py --check
-  # The rules checked and tested on Debian 12's Prometheus and on the newest release cached
-  # (scripts/monitoring-releases.sh), side by side with the same expectations; the releases
-  # between have their tests in their jobs of the full run.
+  # The rules checked and tested on Debian 12's Prometheus and, in the quick tier, on the newest
+  # release cached (scripts/monitoring-releases.sh), side by side with the same expectations;
+  # the full run tests each newer release in its own job, niced beside the cluster jobs.
   local newest dir tests
   tests='cd alerts/tests && "$0" test rules $(ls scenarios/*-test.yaml *-test.yaml)'
   run "promtool check rules" promtool check rules alerts/*.yaml
   newest=$(bash scripts/monitoring-releases.sh list | awk '$1 ~ /^prometheus-/ {print $1}' | sort -t- -k2 -V | tail -1)
-  if dir=$(MONITORING_NO_FETCH=1 bash scripts/monitoring-releases.sh bin "$newest" 2>/dev/null); then
+  if [ "$tier" = all ]; then :
+  elif dir=$(MONITORING_NO_FETCH=1 bash scripts/monitoring-releases.sh bin "$newest" 2>/dev/null); then
     run "promtool check rules ($newest)" "$dir/promtool" check rules alerts/*.yaml
     bash -c "$tests" "$dir/promtool" >"$logs/rules-$newest.out" 2>&1 &
     local newest_pid=$!
@@ -278,9 +279,10 @@ fuzz() {
   return $rc
 }
 
-# The end-to-end rule run on a newer Prometheus release; on the newest also the scenarios whose
-# rules count samples at a window's edge, the inhibition test with the newest Alertmanager, and
-# the guides' scrape configs (Debian 12's releases run them in the integration and docs jobs).
+# The rule tests and the end-to-end rule run on a newer Prometheus release; on the newest also
+# the scenarios whose rules count samples at a window's edge, the inhibition test with the
+# newest Alertmanager, and the guides' scrape configs (Debian 12's releases run them in the
+# rules stage and the integration and docs jobs).
 prometheus_release() { # RELEASE
   local dir=${mon_dir[$1]} am="" tests p=0 f=0 rc=0 line newest
   newest=$(printf '%s\n' "${!mon_dir[@]}" | grep '^prometheus-' | sort -t- -k2 -V | tail -1)
@@ -295,17 +297,17 @@ prometheus_release() { # RELEASE
   (cd build && PATH="$dir:$am:$PATH" ctest -R "$tests" -j3 --output-on-failure --timeout 400 \
     --output-junit "$logs/$1.xml") | sed -E 's/^([0-9]+% tests passed)/ctest: \1/'
   [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
-  if [ "$1" = "$newest" ]; then PATH="$dir:$PATH" bash tests/docs/docs_prometheus.sh build || rc=1; else
-    # The newest release's rule tests run in the rules stage. These run on a copy, its scenario
-    # tests generated there, which the rules stage does not rewrite under them.
-    rm -rf "$logs/alerts-$1" && cp -r alerts "$logs/alerts-$1"
-    if /usr/bin/python3 "$logs/alerts-$1/tests/make_tests.py" &&
-      (cd "$logs/alerts-$1/tests" && nice -n 10 "$dir/promtool" test rules $(ls scenarios/*-test.yaml *-test.yaml)); then
-      echo "rule tests: 1 passed, 0 failed"
-    else
-      echo "rule tests: 0 passed, 1 failed"
-      rc=1
-    fi
+  [ "$1" != "$newest" ] || PATH="$dir:$PATH" bash tests/docs/docs_prometheus.sh build || rc=1
+  # The rule tests, on a copy with its scenario tests generated there, which the rules stage
+  # does not rewrite under them.
+  rm -rf "$logs/alerts-$1" && cp -r alerts "$logs/alerts-$1"
+  if /usr/bin/python3 "$logs/alerts-$1/tests/make_tests.py" &&
+    (cd "$logs/alerts-$1/tests" && nice -n 10 "$dir/promtool" check rules ../*.yaml &&
+      nice -n 10 "$dir/promtool" test rules $(ls scenarios/*-test.yaml *-test.yaml)); then
+    echo "rule tests: 1 passed, 0 failed"
+  else
+    echo "rule tests: 0 passed, 1 failed"
+    rc=1
   fi
   for line in $(sed -nE 's/^ctest: [0-9]+% tests passed, ([0-9]+) tests failed out of ([0-9]+)$/\2:\1/p; s/^(docs [a-z]+|rule tests): ([0-9]+) passed, ([0-9]+) failed$/+\2:\3/p' "$logs/$1.log"); do
     case $line in

@@ -678,8 +678,16 @@ class Checker:
                                      if not doc.get("rule_files") or any(fnmatch.fnmatch(p, r) for r in doc["rule_files"])]
                 jobs = []
                 for job in doc["scrape_configs"]:
-                    for sc in job.get("static_configs", []):
-                        sc["targets"] = list(targets)
+                    scs = job.get("static_configs", [])
+                    if len(scs) > 1:
+                        # groups that label their targets apart (one pod each): moved one for one
+                        i = 0
+                        for sc in scs:
+                            sc["targets"] = [targets[(i + k) % len(targets)] for k in range(len(sc["targets"]))]
+                            i += len(sc["targets"])
+                    else:
+                        for sc in scs:
+                            sc["targets"] = list(targets)
                     for n, sd in enumerate(job.get("file_sd_configs", [])):
                         files = []
                         for f in sd["files"]:
