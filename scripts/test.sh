@@ -284,12 +284,13 @@ fuzz() {
 # newest Alertmanager, and the guides' scrape configs (Debian 12's releases run them in the
 # rules stage and the integration and docs jobs).
 prometheus_release() { # RELEASE
-  local dir=${mon_dir[$1]} am="" tests p=0 f=0 rc=0 line newest
-  newest=$(printf '%s\n' "${!mon_dir[@]}" | grep '^prometheus-' | sort -t- -k2 -V | tail -1)
+  local dir=${mon_dir[$1]} am="" tests p=0 f=0 rc=0 line newest=""
+  # A family's name stands for its newest release.
+  [ "$dir" != "$(bash scripts/monitoring-releases.sh bin prometheus)" ] || newest=$1
   echo "$1: $("$dir/prometheus" --version 2>&1 | head -1)"
   tests='^ConsensusEndToEndTest\.HealthyThenFollowerKilledThenTwoKilled$'
   if [ "$1" = "$newest" ]; then
-    am=${mon_dir[$(printf '%s\n' "${!mon_dir[@]}" | grep '^alertmanager-' | sort -t- -k2 -V | tail -1)]}
+    am=$(bash scripts/monitoring-releases.sh bin alertmanager)
     echo "with $("$am/prometheus-alertmanager" --version 2>&1 | head -1)"
     tests+='|^ConsensusEndToEndTest\.(SlowFollowerDiskIsNamedSlowOnlyThen|LeadershipTransferIsCountedApartFromElections)$|^integration\.alertmanager_inhibit$'
   fi
@@ -323,8 +324,7 @@ prometheus_release() { # RELEASE
 # The rule tests translated for VictoriaMetrics' ruler, its known differences listed: niced, so
 # that the jobs that wait on clusters keep their turn on the CPU.
 vmalert_tool() {
-  VM_BIN=${mon_dir[$(printf '%s\n' "${!mon_dir[@]}" | grep '^victoriametrics-' | sort -t- -k2 -V | tail -1)]} \
-    nice -n 10 /usr/bin/python3 alerts/tests/to_vmalert_tool.py --jobs 2
+  VM_BIN=$(bash scripts/monitoring-releases.sh bin victoriametrics) nice -n 10 /usr/bin/python3 alerts/tests/to_vmalert_tool.py --jobs 2
 }
 
 package() { # the Debian package built and checked, then installed on a clean Debian 12 and 13

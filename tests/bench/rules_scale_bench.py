@@ -214,6 +214,16 @@ def api(port, path, **params):
         return json.load(r)["data"]
 
 
+def wait_for_api(port, path):
+    """Waits up to a minute for a freshly started server to answer PATH of its API."""
+    for _ in range(300):
+        try:
+            api(port, path)
+            return
+        except OSError:
+            time.sleep(0.2)
+
+
 def query(port, promql, at=None):
     return api(port, "query", query=promql, **({} if at is None else {"time": f"{at:.3f}"}))["result"]
 
@@ -351,12 +361,7 @@ scrape_configs:
     def named(name, metric):
         return f"{tags[name]}_{metric}" if tags[name] else metric
     try:
-        for _ in range(300):
-            try:
-                api(port, "status/buildinfo")
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_api(port, "status/buildinfo")
         time.sleep(warmup)
         groups = {n: {} for n in tags}
         per_rule = {n: {} for n in tags}
@@ -498,12 +503,7 @@ scrape_configs:
              f"-httpListenAddr=127.0.0.1:{alert_port}", "-loggerLevel=ERROR"],
             stdout=subprocess.DEVNULL, stderr=open(f"{work}/vmalert.log", "w")))
         vm, alerter = procs
-        for _ in range(300):
-            try:
-                api(alert_port, "rules")
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_api(alert_port, "rules")
         # Records that read records of their own group see the previous evaluation's (vmalert
         # writes a group's records after the group), and queries look 30 s back: answers settle
         # a few cycles later than on Prometheus.
