@@ -20,6 +20,7 @@
 #   AM_BIN_DIR     prometheus-alertmanager (default: monitoring-releases.sh bin alertmanager,
 #                  else the one on PATH)
 #   OVN_RAFT_FOR_SPEEDUP=N   the alerts' for: durations divided by N, as prometheus-demo.sh does
+#   OVN_RAFT_FOR_MIN=S       and none shorter than S seconds (default 1)
 #   FLEET_INTERVAL           scrape and evaluation interval (default 2s)
 #   FLEET_VM_FLAGS, FLEET_VMALERT_FLAGS   more flags for victoria-metrics and vmalert (e.g. a
 #                  -search.latencyOffset with the matching -rule.evalDelay)
@@ -68,7 +69,8 @@ agent_config() { # N TARGET...
   {
     echo "global:"
     echo "  scrape_interval: $interval"
-    echo "  scrape_timeout: 1s"
+    # A whole interval: on a loaded machine a slow answer is not a down exporter.
+    echo "  scrape_timeout: $interval"
     echo "scrape_configs:"
     echo "  - job_name: ovn-raft-exporter"
     echo "    static_configs:"
@@ -118,7 +120,8 @@ EOF
 
   # The rules as shipped; the alerts with their for: shortened on request (a copy in DIR).
   cp "${FLEET_RULES:-$root/alerts/ovn-raft-rules.yaml}" "$dir/rules.yaml"
-  speed_up_for_durations "$root/alerts/ovn-raft-alerts.yaml" "${OVN_RAFT_FOR_SPEEDUP:-1}" "$dir/alerts.yaml"
+  speed_up_for_durations "$root/alerts/ovn-raft-alerts.yaml" "${OVN_RAFT_FOR_SPEEDUP:-1}" "$dir/alerts.yaml" \
+    "${OVN_RAFT_FOR_MIN:-1}"
   local rule_flags=(-rule="$dir/rules.yaml" -rule="$dir/alerts.yaml")
   if [ "${FLEET_LAYOUT:-staged}" = staged ]; then
     # The base delay is vmalert's -rule.evalDelay default, which matches victoria-metrics'

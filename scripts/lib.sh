@@ -76,13 +76,14 @@ start_exporter() {
     --ovsdb.database="OVN_Southbound=$m/sb.ctl,$m/sb.sock" "$@" &
 }
 
-# speed_up_for_durations IN N OUT: the rules file IN with every `for:` divided by N (whole
-# seconds, at least 1) written to OUT, so that a test or demo can watch a whole for: window.
+# speed_up_for_durations IN N OUT [MIN]: the rules file IN with every `for:` divided by N (whole
+# seconds, at least MIN, default 1) written to OUT, so that a test or demo can watch a whole
+# for: window.
 speed_up_for_durations() {
-  awk -v n="$2" '
+  awk -v n="$2" -v min="${4:-1}" '
     /^ *for: [0-9]+[smh]$/ {
       match($0, /[0-9]+[smh]$/); v = substr($0, RSTART, RLENGTH - 1); u = substr($0, RSTART + RLENGTH - 1, 1)
-      s = v * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = int(s / n); if (s < 1) s = 1
+      s = v * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = int(s / n); if (s < min) s = min
       print substr($0, 1, RSTART - 1) s "s"; next
     }
     { print }' "$1" >"$3.new"

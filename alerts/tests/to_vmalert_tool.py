@@ -37,6 +37,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -172,8 +173,17 @@ def promtool_files():
     return out
 
 
+def seconds(text):
+    """Seconds of a Prometheus duration such as 1h30m or 90s."""
+    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800, "y": 31536000}
+    parts = re.findall(r"(\d+)(ms|s|m|h|d|w|y)", text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        sys.exit(f"to_vmalert_tool: not a duration: {text}")
+    return sum(int(n) * units[u] for n, u in parts)
+
+
 def translate(name, base, doc, out_dir, index):
-    """[(test id, path of its vmalert-tool file)] for one promtool file."""
+    """[(test id, path of its vmalert-tool file, evaluations it replays)] for one promtool file."""
     tag = f"f{index:02d}"
     rule_files = [str((base / r).resolve()) for r in doc["rule_files"]]
     paths, levels_of, alert_group = split_groups(rule_files, out_dir, tag)
@@ -213,7 +223,11 @@ def translate(name, base, doc, out_dir, index):
         path = os.path.join(out_dir, f"{tag}-t{t:03d}.yaml")
         with open(path, "w") as f:
             yaml.safe_dump(out, f, sort_keys=False, width=4096)
-        cases.append((f"{name} :: {tname}", path))
+        # vmalert-tool evaluates every group at each interval up to the last eval_time.
+        last = max([seconds(str(c["eval_time"])) for c in vt.get("alert_rule_test", []) +
+                    vt.get("metricsql_expr_test", [])], default=0)
+        cases.append((f"{name} :: {tname}", path,
+                      len(paths) * last / seconds(str(out["evaluation_interval"]))))
     return cases
 
 
@@ -257,7 +271,9 @@ def main():
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--only")
     ap.add_argument("--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
-    ap.add_argument("--timeout", type=int, default=300, help="seconds for one test")
+    # Against a hung vmalert-tool, not a slow test: a replay of half a day takes minutes on a
+    # loaded machine.
+    ap.add_argument("--timeout", type=int, default=1200, help="seconds for one test")
     ap.add_argument("--verbose", action="store_true", help="print each failing check")
     args = ap.parse_args()
     tool = os.path.join(vm_bin(), "vmalert-tool")
@@ -270,26 +286,32 @@ def main():
         if args.only:
             cases = [c for c in cases if args.only in c[0]]
         unknown = set(KNOWN_DIFFERENCES) - {c[0] for c in cases}
+        def timed(case):
+            t = time.monotonic()
+            return (*run(tool, case[1], args.timeout), time.monotonic() - t)
+
+        # The longest replays first, so that they do not end the run alone; reported in file order.
         with ThreadPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(lambda c: (c[0], *run(tool, c[1], args.timeout)), cases))
+            futures = {c[0]: pool.submit(timed, c) for c in sorted(cases, key=lambda c: -c[2])}
+            results = [(c[0], *futures[c[0]].result()) for c in cases]
         passed = failed = 0
         bad = []
-        for test, ok, output in results:
+        for test, ok, output, took in results:
             known = KNOWN_DIFFERENCES.get(test)
             if ok and not known:
                 passed += 1
-                print(f"PASS  {test}")
+                print(f"PASS  {test} ({took:.0f} s)")
             elif not ok and known:
                 passed += 1
-                print(f"PASS  {test} (fails as known: {known})")
+                print(f"PASS  {test} ({took:.0f} s; fails as known: {known})")
             elif ok:
                 failed += 1
                 bad.append(test)
-                print(f"FAIL  {test}: passes, but is listed as a known difference: {known}")
+                print(f"FAIL  {test} ({took:.0f} s): passes, but is listed as a known difference: {known}")
             else:
                 failed += 1
                 bad.append(test)
-                print(f"FAIL  {test}")
+                print(f"FAIL  {test} ({took:.0f} s)")
                 for line in failures(output)[:None if args.verbose else 12]:
                     print(f"        {line}")
         if not args.only:
