@@ -142,8 +142,8 @@ const std::vector<ManEntry>& Signals() {
 const std::vector<ManEntry>& Environment() {
   static const std::vector<ManEntry> table = {
       {"OVN_RUNDIR",
-       "Where NB's and SB's sockets are looked for, alone, when set (as ovn-ctl "
-       "uses it): see the search order (FILES in the manual)."},
+       "Where the OVN databases' sockets (NB, SB and the interconnection databases) are looked "
+       "for, alone, when set (as ovn-ctl uses it): see the search order (FILES in the manual)."},
       {"OVN_DBDIR",
        "Where their database files are looked for, alone, when set: see the search order (FILES in "
        "the manual)."},
@@ -161,15 +161,17 @@ const std::vector<ManEntry>& Environment() {
 // The search order of the sockets and files, from the lists the discovery uses.
 std::vector<std::string> SearchOrder() {
   return {
-      "Without --ovsdb.database for NB or SB, their unixctl and database sockets "
-      "(ovnnb_db.ctl, ovnnb_db.sock, ovnsb_db.ctl, ovnsb_db.sock) are looked for once, at "
-      "start: in $OVN_RUNDIR alone when set, else in the first of " +
+      "Without --ovsdb.database for NB or SB, the unixctl and database sockets of NB, SB and "
+      "the interconnection databases (ovnnb_db, ovnsb_db, ovn_ic_nb_db and ovn_ic_sb_db, each "
+      ".ctl and .sock) are looked for once, at start: in $OVN_RUNDIR alone when set, else in "
+      "the first of " +
           Alternatives(UsualRunDirs()) +
-          " that holds either. None found and no --ovsdb.database: both are watched in the "
+          " that holds any. None found and no --ovsdb.database: NB and SB are watched in the "
           "first place tried, and read once they start there.",
-      "Their database files (ovnnb_db.db, ovnsb_db.db), for the file's size and its "
-      "filesystem's free space: in $OVN_DBDIR alone when set, else in the first of " +
-          Alternatives(UsualDbDirs()) + " that holds either."};
+      "Their database files (ovnnb_db.db, ovnsb_db.db, ovn_ic_nb_db.db, ovn_ic_sb_db.db), for "
+      "the file's size and its filesystem's free space: in $OVN_DBDIR alone when set, else in "
+      "the first of " +
+          Alternatives(UsualDbDirs()) + " that holds any."};
 }
 
 // The one list of flags: --help, the variables, the defaults, parsing and the README table.
@@ -238,16 +240,17 @@ const std::vector<Flag<Config>>& Table() {
            return std::nullopt;
          }},
         {.spec = {.name = "ovsdb.database",
-                  .help = "NAME=CTL[,SOCK[,FILE]]: a clustered database, its unixctl socket, "
-                          "its database socket and its database file (for the file's size and "
-                          "its filesystem's free space). Repeatable. NB and SB not given are "
-                          "found at start: their ovnnb_db and ovnsb_db sockets in $OVN_RUNDIR "
-                          "when set, else in the first of " +
+                  .help = "NAME=CTL[,SOCK[,FILE]]: a database (clustered, standalone or relay), "
+                          "its unixctl socket, its database socket and its database file (for "
+                          "the file's size and its filesystem's free space). Repeatable. NB and "
+                          "SB not given are found at start, with the interconnection databases: "
+                          "their ovnnb_db, ovnsb_db, ovn_ic_nb_db and ovn_ic_sb_db sockets in "
+                          "$OVN_RUNDIR when set, else in the first of " +
                           Alternatives(UsualRunDirs()) +
                           " that has one; NB alone or SB alone is fine. One given and the "
                           "other not found: the log says so.",
                   .repeatable = true,
-                  .default_text = "NB and SB, found at start"},
+                  .default_text = "the OVN databases found at start"},
          .set = AddDatabase},
         {.spec = {.name = "ovsdb.timeout",
                   .help = "Deadline for reading one database, e.g. 2s, 500ms."},
@@ -324,7 +327,8 @@ std::string ConfigManPage() {
       .synopsis = {"[FLAGS]", "parse-status [FILE|-]", "healthcheck [URL]"},
       .description =
           {"Serves the Raft facts of the local ovsdb-server's clustered databases (OVN "
-           "Northbound and Southbound) to Prometheus. On every scrape it asks the server for "
+           "Northbound and Southbound, and the interconnection databases) to Prometheus, and "
+           "what applies of a standalone or relay database. On every scrape it asks the server for "
            "cluster/status and its _Server database over their unix sockets, and never sends a "
            "command that changes the cluster. /metrics has the series, /status the parsed "
            "status as JSON (read by ovn-raft-report), /healthz and /readyz the process' and the "

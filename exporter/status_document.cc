@@ -129,8 +129,11 @@ std::string SnapshotToJson(const Snapshot& snapshot, const SocketDiscovery* disc
     WriteString(w, keys::database::kName, r.target.name);
     WriteString(w, keys::database::kCtl, r.target.ctl_path);
     WriteString(w, keys::database::kSock, r.target.sock_path);
+    // A Raft member's entry, as ovn-raft-report reads it: a standalone or relay database, up
+    // on the page, has none, and says what it is in `model`.
     w.Key(keys::database::kUp);
-    w.Bool(r.up());
+    w.Bool(r.status.has_value());
+    if (r.model) WriteString(w, keys::database::kModel, DatabaseModelName(*r.model));
     if (r.ovs_version) WriteString(w, keys::database::kOvsVersion, *r.ovs_version);
     if (r.status_error) WriteError(w, keys::database::kError, *r.status_error);
     if (r.server_error) WriteError(w, keys::database::kServerError, *r.server_error);

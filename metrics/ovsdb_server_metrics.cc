@@ -75,7 +75,11 @@ void AddOvsdbServerMetrics(const DatabaseReading& r, FamilyBuilder& b) {
   }
   if (r.memory) {
     const MemoryUsage& m = *r.memory;
+    // A database without Raft has no Raft peers: the process's Raft backlog, if it serves a
+    // clustered database too, is that database's series.
+    const bool raft = !r.model || *r.model == DatabaseModel::kClustered;
     for (const auto& metric : kMemoryMetrics) {
+      if (metric.key == MemoryKey::kRaftBacklogKb && !raft) continue;
       // ovsdb-server leaves out the counts that are zero.
       b.Gauge(metric.name, metric.help, db,
               static_cast<double>(m[metric.key].value_or(0)) * metric.scale);

@@ -42,10 +42,18 @@ class RaftMetrics {
           "A host a member of this cluster should run on (--cluster.expected-hosts); always 1.",
           {{"db", r.target.name}, {"host", host}}, 1);
     }
-    b_.Gauge("ovn_raft_up", "1 when this database's Raft status was read and parsed.", db,
-             Bool(r.up()));
+    b_.Gauge("ovn_raft_up",
+             "1 when the database was read: its Raft status, or for a standalone or relay "
+             "database its _Server row.",
+             db, Bool(r.up()));
     b_.Gauge("ovn_raft_exporter_read_duration_seconds", "Time spent reading this database.", db,
              r.duration_seconds);
+    if (r.model) {
+      b_.Gauge("ovn_raft_database_model_info",
+               "What kind of database this is (_Server's model: clustered, standalone, relay); "
+               "only a clustered one has Raft series. Always 1.",
+               {{"db", r.target.name}, {"model", DatabaseModelName(*r.model)}}, 1);
+    }
     AddOvsdbServerMetrics(r, b_);
     if (r.server) Server(db, *r.server);
     if (r.status) Status(r.target.name, *r.status);
@@ -83,12 +91,23 @@ class RaftMetrics {
     return static_cast<double>(now_ms_ - static_cast<std::int64_t>(ms_ago)) / 1000.0;
   }
 
+  // The row's columns mean what the model makes of them: `connected` is a member's contact
+  // with a majority, a relay's with its source, and always true for a standalone database.
   void Server(const Labels& db, const ServerDatabase& s) {
+    const auto model = ParseDatabaseModel(s.model);
     b_.Gauge("ovn_raft_clustered", "1 when _Server reports the database model as clustered.", db,
-             Bool(s.model == "clustered"));
-    b_.Gauge("ovn_raft_connected",
-             "1 while the server is in contact with a majority of its cluster (_Server).", db,
-             Bool(s.connected));
+             Bool(model == DatabaseModel::kClustered));
+    if (model == DatabaseModel::kClustered) {
+      b_.Gauge("ovn_raft_connected",
+               "1 while the server is in contact with a majority of its cluster (_Server).", db,
+               Bool(s.connected));
+    } else if (model == DatabaseModel::kRelay) {
+      b_.Gauge("ovn_raft_relay_connected",
+               "1 while this relay database is connected to its relay source and can forward "
+               "transactions (_Server); ovsdb-server still says 1 for a grace period while the "
+               "relay reconnects.",
+               db, Bool(s.connected));
+    }
     if (s.index) {
       b_.Gauge("ovn_raft_database_index", "Last Raft log index applied to the database (_Server).",
                db, static_cast<double>(*s.index));

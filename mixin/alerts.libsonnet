@@ -57,6 +57,53 @@
             },
           },
           {
+            // A relay database (no Raft: ovn_raft_database_model_info{model="relay"}) out of
+            // contact with its relay source. ovsdb-server reports a relay that reconnects as
+            // connected for 30 s, and one that re-syncs after its source changed as disconnected
+            // until it has the source's data again: relayDisconnectedFor outlasts both.
+            alert: 'OVNRaftRelayDisconnected',
+            expr: 'ovn_raft_relay_connected{%(selector)s} == 0' % $._config.labels,
+            'for': $._config.relayDisconnectedFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'An OVN relay database has lost contact with its relay source.',
+              description: "{{ $labels.instance }} serves {{ $labels.db }} as a relay and has not been in contact with its relay source for %s: it holds stale data and cannot forward writes; its clients move to another relay when they were given several, else they see no updates." % $._config.relayDisconnectedFor,
+            },
+          },
+          {
+            // Every relay of a database in a deployment out of contact with its source: the
+            // clients that read from the relays (ovn-controllers) see no updates at all.
+            alert: 'OVNRaftAllRelaysDisconnected',
+            expr: |||
+              ovn_raft_db:relays:count
+                and on (%(deploymentDb)s) (ovn_raft_db:relays_connected:count == 0)
+            ||| % $._config.labels,
+            'for': $._config.relayDisconnectedFor,
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'Every OVN relay of a database has lost contact with its relay source.',
+              description: "{{ $labels.db }} in $DEPLOYMENT has {{ $value }} relays and none has been in contact with its relay source for %s: the clients that read from the relays (ovn-controllers) see no updates and their writes fail. Look at the source cluster first (OVNRaftQuorumLost, OVNRaftNoLeader), then at the path from the relays to it." % $._config.relayDisconnectedFor,
+            },
+          },
+          {
+            // An exporter target's database that was clustered within the window and now
+            // reports another model: the deployment was rebuilt (Kube-OVN's single mode serves
+            // standalone databases), or a member was replaced by a relay. Its Raft alerts no longer
+            // apply; from ovn_raft_clustered, which exporters of every release serve, and the
+            // model, which says what it became. Clears a window after the last clustered reading.
+            alert: 'OVNRaftDatabaseNoLongerClustered',
+            expr: |||
+              ovn_raft_database_model_info{%(selector)s, model!="clustered"}
+                and on (%(member)s) (max_over_time(ovn_raft_clustered{%(selector)s}[%(noLongerClusteredRange)s]) == 1)
+            ||| % $._config.labels,
+            'for': $._config.noLongerClusteredFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: 'An OVN database that was a Raft cluster member is no longer clustered.',
+              description: "{{ $labels.instance }} serves {{ $labels.db }} as a {{ $labels.model }} database; within the last %s it served it as a member of a Raft cluster. If the deployment was rebuilt on purpose this is expected (the alert clears %s after the last clustered reading); if not, its database was replaced: it no longer replicates, a single failure loses it, and the Raft alerts no longer watch it." % [$._config.noLongerClusteredWindow, $._config.noLongerClusteredWindow],
+            },
+          },
+          {
             alert: 'OVNRaftNoLeader',
             expr: "ovn_raft_cluster:has_leader:max == 0" % $._config.labels,
             'for': '1m',
@@ -145,7 +192,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft cluster keeps a stale member ID.",
-              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) is named by {{ $value }} members but never reports, and its host is claimed by another ID or the cluster is larger than expected. After checking the runbook, remove it from a healthy member: ovs-appctl -t /var/run/ovn/{{ if eq $labels.db \"OVN_Southbound\" }}ovnsb_db{{ else }}ovnnb_db{{ end }}.ctl cluster/kick {{ $labels.db }} {{ $labels.member_id }}",
+              description: "Member {{ $labels.member_id }} at {{ $labels.address }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) is named by {{ $value }} members but never reports, and its host is claimed by another ID or the cluster is larger than expected. After checking the runbook, remove it from a healthy member: ovs-appctl -t /var/run/ovn/{{ if eq $labels.db \"OVN_Southbound\" }}ovnsb_db{{ else if eq $labels.db \"OVN_IC_Northbound\" }}ovn_ic_nb_db{{ else if eq $labels.db \"OVN_IC_Southbound\" }}ovn_ic_sb_db{{ else }}ovnnb_db{{ end }}.ctl cluster/kick {{ $labels.db }} {{ $labels.member_id }}",
             },
           },
           {
@@ -250,7 +297,7 @@
               count by (%(deployment)s) (
                 ovn_raft_cluster:reporters:count
                   unless on (%(cluster)s) ovn_raft_cluster:expected_members:count
-                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_members{%(selector)s})
+                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_members{%(selector)s} unless on (%(member)s) %(notClustered)s)
               )
             ||| % $._config.labels,
             'for': '15m',

@@ -103,6 +103,18 @@ local rangeOf(d) =
     // every 1-2 minutes; a leader first hands over leadership (ovsdb/raft.c). Past 24 h and
     // an hour of slack, it has stopped compacting.
     logCompactionOverdueSeconds: 25 * 3600,
+    // Databases without Raft (ovn_raft_database_model_info, model standalone or relay).
+    // OVNRaftRelayDisconnected, OVNRaftAllRelaysDisconnected: a relay out of contact with its
+    // relay source (_Server's connected) for this long. ovsdb-server already reports a relay
+    // connected for 30 s while it reconnects (RELAY_MAX_RECONNECTION_MS), and a relay that
+    // reconnects re-syncs the source's database before it counts as connected again: a source
+    // member's restart and a large database's full re-sync stay under it.
+    relayDisconnectedFor: '5m',
+    // OVNRaftDatabaseNoLongerClustered: an exporter target's database that reported itself
+    // clustered within this window and now reports another model (a deployment rebuilt
+    // standalone); the alert clears a window after the last clustered reading.
+    noLongerClusteredWindow: '1h',
+    noLongerClusteredFor: '5m',
     // The evaluation interval of both rule groups; '' keeps Prometheus' global one. Keep it at
     // most 1m: stale candidates must have been named a minute before (offset 1m).
     ruleGroupInterval: '',
@@ -138,11 +150,17 @@ local rangeOf(d) =
       slowMemberPeerFactor: $._config.slowMemberPeerFactor,
       leadershipTransfersThreshold: $._config.leadershipTransfersThreshold,
       leadershipTransfersWindow: $._config.leadershipTransfersWindow,
+      noLongerClusteredWindow: $._config.noLongerClusteredWindow,
+      // Exporter targets whose database is not clustered (standalone, relay: `_Server` says so),
+      // to leave out of the rules about Raft clusters: their --cluster.* flags describe no
+      // cluster. A target that has not read its database yet is not left out.
+      notClustered: '(ovn_raft_clustered{%s} == 0)' % $._config.selector,
       // The ranges the selectors read for those windows (rangeOf above).
       slowMemberRange: rangeOf($._config.slowMemberWindow),
       leaderChangesRange: rangeOf($._config.leaderChangesWindow),
       leadershipTransfersRange: rangeOf($._config.leadershipTransfersWindow),
       filesystemPredictRange: rangeOf($._config.filesystemPredictWindow),
+      noLongerClusteredRange: rangeOf($._config.noLongerClusteredWindow),
       notCatchingUpRange: rangeOf('2m'),
       backlogTrendRange: rangeOf('10m'),
       // The windows in seconds, for a comparison with time().

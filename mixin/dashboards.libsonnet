@@ -124,6 +124,27 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
         series('Alerts', 'Pending and firing OVN Raft alerts.', 'none',
                [q('count by (alertname, alertstate) (ALERTS{alertname=~"OVNRaft.*", %s})' % sel,
                   '{{alertname}} {{alertstate}}', mayBeEmpty=true)], 12, 20),
+        // Databases without Raft (no cluster_id, so none of the panels above): relays and
+        // standalone databases, by their exporters' word.
+        panel('row', 'Relays and standalone databases',
+              'Databases an ovsdb-server serves without Raft: relays (a copy of a source cluster, kept over a client connection to it) and standalone databases.',
+              'none', [], 0, 28, 24, 1) + { collapsed: false, panels: [] },
+        table('Database models', "Exporters per deployment, database and model (_Server's): clustered databases are Raft members; standalone and relay databases have no Raft series.", [
+          q('count by (%s, model) (ovn_raft_database_model_info{%s})' % [cfg.labels.deploymentDb, sel], instant=true),
+        ], 0, 29, 8, 8),
+        series('Relays connected to their source',
+               'Per relay, 1 while it is in contact with its relay source (OVNRaftRelayDisconnected after 5 minutes at 0); per deployment and database, the relays and those connected (OVNRaftAllRelaysDisconnected when none is).',
+               'none', [
+                 q('ovn_raft_relay_connected{%s}' % sel, '{{instance}} {{db}}', mayBeEmpty=true),
+                 q('ovn_raft_db:relays:count{%s}' % sel, '%s {{db}} relays' % depLegend, mayBeEmpty=true),
+                 q('ovn_raft_db:relays_connected:count{%s}' % sel, '%s {{db}} connected' % depLegend, mayBeEmpty=true),
+               ], 8, 29, 8, 8),
+        series('Clients of relays and standalone databases',
+               "Client sessions (ovn-controllers, northd, the CMS; the exporter's own is one) of each ovsdb-server serving a database without Raft (memory/show): a relay whose sessions drop lost its clients to another relay.",
+               'none', [
+                 q('ovn_raft_ovsdb_sessions{%s} * on (%s) group_left (model) ovn_raft_database_model_info{%s, model!="clustered"}'
+                   % [sel, cfg.labels.member, sel], '{{instance}} {{db}} {{model}}', mayBeEmpty=true),
+               ], 16, 29, 8, 8),
       ],
       cfg.grafanaDashboardTags, cfg.grafanaRefresh,
     ),

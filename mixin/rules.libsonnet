@@ -216,12 +216,14 @@
             ||| % $._config.labels,
           },
           {
+            // An exporter beside a standalone or relay database of the same deployment gives no
+            // size: its flags describe no Raft cluster.
             record: 'ovn_raft_cluster:expected_members:count',
             expr: |||
               (
                 ovn_raft_cluster:reporters:count * 0
                   + on (%(deploymentDb)s) group_left
-                max by (%(deploymentDb)s) (ovn_raft_expected_members{%(selector)s})
+                max by (%(deploymentDb)s) (ovn_raft_expected_members{%(selector)s} unless on (%(member)s) %(notClustered)s)
               )
               or
               (
@@ -239,10 +241,11 @@
           },
           {
             // Each expected host, per deployment and database: --cluster.expected-hosts, or else the
-            // database pods' hosts from kube-state-metrics.
+            // database pods' hosts from kube-state-metrics. Not from the exporter of a standalone
+            // or relay database: no member of a Raft cluster is expected beside it.
             record: 'ovn_raft_db_host:expected:bool',
             expr: (|||
-                     max by (%(deploymentDb)s, host) (ovn_raft_expected_host_info{%(selector)s})
+                     max by (%(deploymentDb)s, host) (ovn_raft_expected_host_info{%(selector)s} unless on (%(member)s) %(notClustered)s)
                    ||| % $._config.labels) + (
               if $._config.expectedHostsSelector == '' then '' else |||
                 or
@@ -251,7 +254,7 @@
                     %(ksm)s
                   )
                   and on (%(deploymentDb)s) ovn_raft_cluster:reporters:count
-                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_host_info{%(selector)s})
+                  unless on (%(deploymentDb)s) max by (%(deploymentDb)s) (ovn_raft_expected_host_info{%(selector)s} unless on (%(member)s) %(notClustered)s)
                 )
               ||| % ($._config.labels { ksm: ksmExpectedHosts })
             ),
@@ -591,12 +594,17 @@
             // The identity each exporter last reported per database, kept (by reading this rule's own
             // last value) while the exporter cannot be scraped, and dropped with its target: what ties
             // a failed scrape to the member ID and host it watches. The current identities are the
-            // ones recorded at the top of this group (the same labels), not a second raw read.
+            // ones recorded at the top of this group (the same labels), not a second raw read. Also
+            // dropped when the exporter reads its database as standalone or relay (a deployment
+            // rebuilt without Raft): that database has no member left to tie to.
             record: 'ovn_raft_instance:server_info:last',
             expr: |||
               ovn_raft_instance:server_info:max
               or on (%(member)s)
-              (ovn_raft_instance:server_info:last and on (%(deployment)s, instance) up{%(exporterSelector)s})
+              (
+                ovn_raft_instance:server_info:last and on (%(deployment)s, instance) up{%(exporterSelector)s}
+                  unless on (%(member)s) %(notClustered)s
+              )
             ||| % $._config.labels,
           },
           {
@@ -933,6 +941,19 @@
                 ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
+          },
+          {
+            // Relay databases (an ovsdb-server that serves a copy of another server's database,
+            // `relay:DB:REMOTE`) per deployment and database, by their exporters' word: no Raft,
+            // only whether each is in contact with its relay source. No series where no relay is.
+            record: 'ovn_raft_db:relays:count',
+            expr: 'count by (%(deploymentDb)s) (ovn_raft_relay_connected{%(selector)s})' % $._config.labels,
+          },
+          {
+            // Of those, the relays in contact with their source (OVNRaftAllRelaysDisconnected at 0:
+            // the clients that read from relays see no updates).
+            record: 'ovn_raft_db:relays_connected:count',
+            expr: 'sum by (%(deploymentDb)s) (ovn_raft_relay_connected{%(selector)s})' % $._config.labels,
           },
         ],
       },

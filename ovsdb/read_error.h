@@ -19,14 +19,16 @@ enum class ErrorCode {
   kInvalidJson,          // bytes that are not JSON
   kRpcError,             // a well-formed error reply, e.g. "unknown cluster"
   kProtocolError,        // JSON, but not the shape the protocol promises
-  kNotClustered,         // the database is standalone or a relay: it has no Raft status
+  kNotClustered,         // no Raft status, and _Server names a model this exporter does not know
   kViewTooLarge,         // the status lists more members than --ovsdb.max-members
   kRoundBudgetExceeded,  // the read round's memory budget for the database was spent
   kFileUnreadable,       // the database file given to watch could not be stat'ed
   kScrapeTimeout,        // the scraper's deadline came while the database was still being read
 };
 
-// Every code, in order: the reasons the errors counter starts at 0.
+// Every code, in order: the reasons the errors counter starts at 0. A standalone or relay
+// database is read as what it is and counts no kNotClustered; the reason stays listed all the
+// same, so that no series of the page disappears for a dashboard or rule that reads it.
 inline constexpr ErrorCode kAllErrorCodes[] = {
     ErrorCode::kSocketMissing,  ErrorCode::kPermissionDenied, ErrorCode::kConnectFailed,
     ErrorCode::kTimeout,        ErrorCode::kConnectionClosed, ErrorCode::kReplyTooLarge,

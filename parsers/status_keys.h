@@ -38,7 +38,9 @@ namespace database {
 inline constexpr char kName[] = "name";
 inline constexpr char kCtl[] = "ctl";
 inline constexpr char kSock[] = "sock";
-inline constexpr char kUp[] = "up";
+inline constexpr char kUp[] = "up";  // its Raft status was read (ovn_raft_up says more)
+// clustered, standalone or relay (database_model.h), when known
+inline constexpr char kModel[] = "model";
 inline constexpr char kOvsVersion[] = "ovs_version";
 inline constexpr char kError[] = "error";  // an error object, as the others below
 inline constexpr char kServerError[] = "server_error";

@@ -9,6 +9,7 @@
 #include "parsers/memory_usage.h"
 #include "parsers/ovs_version.h"
 #include "parsers/storage_status.h"
+#include "reader/model_reading.h"
 #include "reader/socket_discovery.h"
 
 namespace ovn_raft {
@@ -142,15 +143,12 @@ DatabaseReading DatabaseReader::Reading(Slot& slot, const std::vector<JsonRpcCal
   ReadStatus(status, r, reply_bytes);
   TakeFacts(slot, calls, a, session, start, r);
   if (select) ReadServerRow(*select, r);
-  // A standalone database has no Raft status: say so instead of the server's generic error.
-  if (r.status_error && r.server && r.server->model != "clustered") {
-    r.status_error = Error{ErrorCode::kNotClustered,
-                           r.target.name + " is a " + r.server->model + " database, not clustered"};
-  }
   TakeVersion(slot, calls, a, session, start, r);
   ReadFile(slot, r);
   Observe(slot, answered, taken_at, r);
   MarkLeft(slot, select != nullptr, r);
+  // Last: a member that left is still a clustered database.
+  TakeModel(r);
   return r;
 }
 

@@ -19,6 +19,10 @@
 // serving has left its cluster (`cluster/leave`: ovsdb-server removes the database once it
 // has left): a state, reported as status "left", not a read error. One never served here is
 // an error (a wrong --ovsdb.database name, or the member left before the exporter started).
+//
+// A standalone or relay database has no Raft status: its _Server row says so, and it is read
+// through that row and its server's facts, cluster/status's error being expected
+// (model_reading.h). Without the database socket its model is not known.
 
 #include <chrono>
 #include <cstdint>

@@ -1,10 +1,12 @@
 #include "reader/read_coordinator.h"
 
 #include <exception>
+#include <optional>
 #include <vector>
 
 #include "base/log.h"
 #include "base/task_pool.h"
+#include "reader/model_reading.h"
 
 namespace ovn_raft {
 
@@ -106,12 +108,13 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Late(const RoundProgress& progr
 
 void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
                                Clock::time_point started) {
-  // Log transitions only (failing, failing differently, recovered): a database that stays
-  // down for hours must not write a line per scrape.
+  // Log transitions only (failing, failing differently, recovered; another model): a database
+  // that stays down for hours, or standalone for ever, must not write a line per scrape.
   struct Event {
     LogLevel level;
     std::string db, reason, message;
-    bool file = false;  // about the database file, not the database
+    bool file = false;                                  // about the database file, not the database
+    std::optional<DatabaseModel> model = std::nullopt;  // what the database was found to be
   };
   std::vector<Event> events;
   {
@@ -134,6 +137,14 @@ void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
         events.push_back(Event{LogLevel::kDebug, db.target.name, reason, error->message});
       }
       last = reason;
+      // A clustered database is what the exporter expects: said only when it was another.
+      if (db.model) {
+        const auto [seen, first] = model_.try_emplace(db.target.name, *db.model);
+        if (first ? *db.model != DatabaseModel::kClustered : seen->second != *db.model) {
+          events.push_back(Event{LogLevel::kInfo, db.target.name, "", "", false, db.model});
+        }
+        seen->second = *db.model;
+      }
       // The watched file fails on its own: a database may be up with its file unreadable.
       if (db.file_error) ++errors_[{db.target.name, ErrorCodeName(db.file_error->code)}];
       bool& file_failing = file_failing_[db.target.name];
@@ -156,7 +167,10 @@ void ReadCoordinator::EndRound(std::shared_ptr<const Snapshot> snapshot,
   }
   done_.notify_all();
   for (const auto& e : events) {
-    if (e.file) {
+    if (e.model) {
+      Log(e.level, ModelFinding(e.db, *e.model),
+          {{"db", e.db}, {"model", DatabaseModelName(*e.model)}});
+    } else if (e.file) {
       if (e.reason.empty()) {
         Log(e.level, "database file readable again", {{"db", e.db}});
       } else {

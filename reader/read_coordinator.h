@@ -3,7 +3,8 @@
 // Protects ovsdb-server, which runs Raft heartbeats on the same single thread that answers us:
 // concurrent scrapes share one round of reads (single flight), and a round younger than the
 // minimum interval is reused. Also keeps the cumulative error counts, one increment per failed
-// read (not per scrape that reuses it). Thread-safe.
+// read (not per scrape that reuses it), and logs what changed: a database failing or recovered,
+// or found to be of another model (standalone, relay) than clustered. Thread-safe.
 //
 // A scrape never waits past its own deadline: when it comes before the round's end, the scrape
 // gets the databases read so far and the others as not read in time (kScrapeTimeout, counted
@@ -75,6 +76,7 @@ class ReadCoordinator {
   ErrorCounts errors_;
   std::map<std::string, std::string> last_reason_;  // db -> reason of its last failure, "" if ok
   std::map<std::string, bool> file_failing_;        // db -> its watched file's last stat failed
+  std::map<std::string, DatabaseModel> model_;      // db -> the model it was last read as
   // The coordinator's thread, started by the first round handed to it.
   std::condition_variable handed_;
   bool handed_round_ = false;

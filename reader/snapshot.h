@@ -10,6 +10,7 @@
 
 #include "ovsdb/read_error.h"
 #include "parsers/cluster_status.h"
+#include "parsers/database_model.h"
 #include "parsers/memory_usage.h"
 #include "parsers/server_database.h"
 #include "parsers/storage_status.h"
@@ -24,6 +25,9 @@ struct DatabaseReading {
   std::optional<Error> status_error;
   std::optional<ServerDatabase> server;  // this database's _Server row, when read
   std::optional<Error> server_error;
+  // What kind of database it is (model_reading.h): its _Server row's model, or clustered when
+  // its Raft status was read without one; absent when neither says.
+  std::optional<DatabaseModel> model;
   std::optional<std::string> ovs_version;  // the server's Open vSwitch release (`version`)
   std::optional<MemoryUsage> memory;       // the server's counts (`memory/show`)
   std::optional<Error> memory_error;
@@ -44,8 +48,13 @@ struct DatabaseReading {
   // was spent (each also counted in ovn_raft_exporter_errors_total, round_budget_exceeded).
   std::uint64_t budget_refusals = 0;
 
-  // The `up` of this database: its Raft status was read and parsed.
-  bool up() const { return status.has_value(); }
+  // The `up` of this database: it was read as what it is: its Raft status was read and parsed,
+  // or, for a database without Raft (standalone, relay), its _Server row was, its server
+  // answering.
+  bool up() const {
+    return status.has_value() ||
+           (model && *model != DatabaseModel::kClustered && server && !status_error);
+  }
   // The reason of the failure that matters most, for the errors counter and logs.
   std::optional<Error> primary_error() const { return status_error ? status_error : server_error; }
 };

@@ -7,9 +7,15 @@ namespace {
 
 struct Known {
   const char* name;
-  const char* file;  // ovn-ctl's name for both sockets, without .ctl/.sock
+  const char* file;  // ovn-ctl's name for both sockets and the file, without .ctl/.sock/.db
+  // Every OVN central runs NB and SB: they are watched for when nothing is found and advised
+  // when missing. Few run the interconnection databases: those are read only where found.
+  bool expected;
 };
-constexpr Known kDatabases[] = {{"OVN_Northbound", "ovnnb_db"}, {"OVN_Southbound", "ovnsb_db"}};
+constexpr Known kDatabases[] = {{"OVN_Northbound", "ovnnb_db", true},
+                                {"OVN_Southbound", "ovnsb_db", true},
+                                {"OVN_IC_Northbound", "ovn_ic_nb_db", false},
+                                {"OVN_IC_Southbound", "ovn_ic_sb_db", false}};
 
 DatabaseTarget TargetIn(const std::string& dir, const Known& db) {
   const std::string base = dir + "/" + db.file;
@@ -44,7 +50,9 @@ SocketDiscovery DiscoverDatabases(const std::optional<std::string>& ovn_rundir,
       return out;
     }
   }
-  for (const auto& db : kDatabases) out.targets.push_back(TargetIn(out.tried.front(), db));
+  for (const auto& db : kDatabases) {
+    if (db.expected) out.targets.push_back(TargetIn(out.tried.front(), db));
+  }
   return out;
 }
 
@@ -90,6 +98,7 @@ void DiscoverDatabaseFiles(const std::optional<std::string>& ovn_dbdir,
 
 bool GivesEveryKnownDatabase(const std::vector<DatabaseTarget>& given) {
   for (const auto& db : kDatabases) {
+    if (!db.expected) continue;
     bool named = false;
     for (const auto& t : given) named = named || t.name == db.name;
     if (!named) return false;
@@ -115,7 +124,7 @@ DiscoveryMerge AddDiscovered(const std::vector<DatabaseTarget>& given,
     if (seen) {
       out.targets.push_back(*seen);
       out.added.push_back(seen->name);
-    } else {
+    } else if (db.expected) {
       const std::string dir = found.tried.empty() ? UsualRunDirs().front() : found.tried.front();
       out.not_read.push_back(TargetIn(dir, db));
     }

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache clang clang-format libclang-rt-14-dev
   prometheus-cpp-dev libcivetweb-dev libcurl4-openssl-dev rapidjson-dev
   libgtest-dev libgmock-dev libcrypt-dev zlib1g-dev libssl-dev xz-utils openssl
-  ovn-central openvswitch-common prometheus prometheus-alertmanager curl jq python3 python3-yaml python3-jinja2 jsonnet procps iproute2
+  ovn-central ovn-ic-db openvswitch-common prometheus prometheus-alertmanager curl jq python3 python3-yaml python3-jinja2 jsonnet procps iproute2
   buildah debootstrap dpkg-dev debhelper lintian systemd-container patch
 )
 # The deploy checks run Node (kubernetes-models); keep a newer node where the machine has one.
@@ -24,7 +24,8 @@ sudo_cmd=""
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo_cmd apt-get update -q
-# Packaged services (ovn-central, prometheus, alertmanager) must not start system daemons: tests run their own.
+# Packaged services (ovn-central, ovn-ic-db, prometheus, alertmanager) must not start system
+# daemons: tests run their own.
 if [ ! -e /usr/sbin/policy-rc.d ]; then
   printf '#!/bin/sh\nexit 101\n' | $sudo_cmd tee /usr/sbin/policy-rc.d >/dev/null
   $sudo_cmd chmod +x /usr/sbin/policy-rc.d

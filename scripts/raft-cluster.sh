@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs real OVN NB/SB ovsdb-server Raft clusters on loopback, one member per 127.0.0.N.
+# Runs real OVN NB/SB (or interconnection) ovsdb-server Raft clusters on loopback, one member
+# per 127.0.0.N.
 # Used by the integration tests, the fixture capture and the demo, so all three drive the
 # cluster the same way.
 #
 #   raft-cluster.sh start DIR [MEMBERS] [BASE_PORT]   create and start MEMBERS (default 3) members
+#                                                      of each database of RAFT_DBS (default
+#                                                      "nb sb"; any of nb sb ic_nb ic_sb)
 #   raft-cluster.sh wait DIR                           wait until every running member is in the cluster
-#   raft-cluster.sh kill DIR N [db]                    SIGKILL member N (both dbs, or just nb|sb)
+#   raft-cluster.sh kill DIR N [db]                    SIGKILL member N (every db, or just one)
 #   raft-cluster.sh restart DIR N [db]                 restart member N with its existing database
 #   raft-cluster.sh restart-fresh DIR N                restart member N with a fresh database, same address
 #   raft-cluster.sh split DIR N                        re-create member N as a new single-member cluster
@@ -13,14 +16,14 @@
 #   raft-cluster.sh leader DIR db                      print the member number of db's leader
 #   raft-cluster.sh ctl|sock DIR N db                  print a member's unixctl / database socket
 #   raft-cluster.sh status DIR N db                    cluster/status of one member (ovs-appctl)
-#   raft-cluster.sh freeze|thaw DIR N [db]             SIGSTOP / SIGCONT member N (both dbs, or nb|sb)
+#   raft-cluster.sh freeze|thaw DIR N [db]             SIGSTOP / SIGCONT member N (every db, or one)
 #   raft-cluster.sh cut DIR N                          firewall member N off from its peers (iptables)
 #   raft-cluster.sh heal DIR N                         remove that firewall
 #   raft-cluster.sh leave DIR N db                     member N leaves db's cluster (cluster/leave)
 #   raft-cluster.sh disk DIR N db SIZE                 member N's db database on a tmpfs of SIZE
 #                                                      (restarts it); again: resize it (no restart)
 #   raft-cluster.sh lead DIR N db                      make member N db's leader (freezes leaders)
-#   raft-cluster.sh fill DIR N db                      write through member N until it fails
+#   raft-cluster.sh fill DIR N db                      write through member N until it fails (nb|sb)
 #                                                      (Status: failed: a full disk, see disk)
 #   raft-cluster.sh fill-follower DIR N db [PAUSE]     write through db's leader until it stops
 #                                                      hearing member N (a full disk, see disk),
@@ -38,8 +41,11 @@
 #   raft-cluster.sh stop DIR                           kill every member (and remove any firewall)
 #
 # Layout: DIR/mN/{nb,sb}.{db,ctl,sock,pid,log} (a database moved by `disk`: DIR/mN/disk-db/db.db);
-# DIR/env holds BASE_PORT. Member N listens on
-# 127.0.0.N:BASE_PORT (nb) and 127.0.0.N:BASE_PORT+1 (sb).
+# the interconnection databases under the names ovn-ctl gives them, so that the exporter's
+# discovery finds them with OVN_RUNDIR=DIR/mN and OVN_DBDIR=DIR/mN: DIR/mN/ovn_ic_nb_db.* and
+# DIR/mN/ovn_ic_sb_db.*. DIR/env holds BASE_PORT and the databases. Member N listens on
+# 127.0.0.N:BASE_PORT+I for the I-th database of RAFT_DBS: BASE_PORT (nb) and BASE_PORT+1 (sb)
+# by default.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -48,8 +54,12 @@ set -euo pipefail
 [ -z "${OVS_BIN_DIR:-}" ] || export PATH="$OVS_BIN_DIR:$PATH"
 
 DBS=(nb sb)
-declare -A SCHEMA=([nb]=/usr/share/ovn/ovn-nb.ovsschema [sb]=/usr/share/ovn/ovn-sb.ovsschema)
-declare -A DBNAME=([nb]=OVN_Northbound [sb]=OVN_Southbound)
+declare -A SCHEMA=([nb]=/usr/share/ovn/ovn-nb.ovsschema [sb]=/usr/share/ovn/ovn-sb.ovsschema
+  [ic_nb]=/usr/share/ovn/ovn-ic-nb.ovsschema [ic_sb]=/usr/share/ovn/ovn-ic-sb.ovsschema)
+declare -A DBNAME=([nb]=OVN_Northbound [sb]=OVN_Southbound
+  [ic_nb]=OVN_IC_Northbound [ic_sb]=OVN_IC_Southbound)
+# Each database's files in a member's directory: DIR/mN/FILE.{db,ctl,sock,pid,log}.
+declare -A FILE=([nb]=nb [sb]=sb [ic_nb]=ovn_ic_nb_db [ic_sb]=ovn_ic_sb_db)
 
 die() { echo "raft-cluster: $*" >&2; exit 1; }
 
@@ -59,14 +69,21 @@ load_env() {
   . "$DIR/env"
 }
 
-port_of() { # db
-  if [ "$1" = nb ]; then echo "$BASE_PORT"; else echo $((BASE_PORT + 1)); fi
+port_of() { # db: BASE_PORT plus its place in DBS
+  local i
+  for i in "${!DBS[@]}"; do
+    [ "${DBS[$i]}" != "$1" ] || { echo $((BASE_PORT + i)); return 0; }
+  done
+  die "no $1 database in $DIR (${DBS[*]})"
+}
+only_nb_sb() { # db: the writes below know NB's and SB's tables only
+  [ "$1" = nb ] || [ "$1" = sb ] || die "$2 writes to nb or sb only, not $1"
 }
 addr_of() { echo "tcp:127.0.0.$1:$(port_of "$2")"; }
 
 db_file() { # member db
   local m="$DIR/m$1"
-  if mountpoint -q "$m/disk-$2" 2>/dev/null; then echo "$m/disk-$2/$2.db"; else echo "$m/$2.db"; fi
+  if mountpoint -q "$m/disk-$2" 2>/dev/null; then echo "$m/disk-$2/${FILE[$2]}.db"; else echo "$m/${FILE[$2]}.db"; fi
 }
 
 start_server() { # member db
@@ -74,18 +91,18 @@ start_server() { # member db
   # A member with a uid file runs as that uid (OVN_RAFT_CLUSTER_UID, or cut off once: cmd_cut).
   # shellcheck disable=SC2034 # run_as: read by start_ovsdb_server (lib.sh)
   [ -f "$m/uid" ] && run_as=(setpriv --reuid="$(cat "$m/uid")" --regid="$(cat "$m/uid")" --clear-groups)
-  start_ovsdb_server "$m" "$2" "$(db_file "$1" "$2")" >/dev/null 2>&1 ||
-    die "ovsdb-server for member $1 $2 failed to start: $(tail -3 "$m/$2.log" 2>/dev/null)"
+  start_ovsdb_server "$m" "${FILE[$2]}" "$(db_file "$1" "$2")" >/dev/null 2>&1 ||
+    die "ovsdb-server for member $1 $2 failed to start: $(tail -3 "$m/${FILE[$2]}.log" 2>/dev/null)"
 }
 
 kill_server() { # member db
-  local pidfile="$DIR/m$1/$2.pid"
+  local pidfile="$DIR/m$1/${FILE[$2]}.pid"
   [ -f "$pidfile" ] || return 0
   local pid
   pid=$(cat "$pidfile")
   kill -9 "$pid" 2>/dev/null || true
   for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-  rm -f "$pidfile" "$DIR/m$1/$2.ctl" "$DIR/m$1/$2.sock"
+  rm -f "$pidfile" "$DIR/m$1/${FILE[$2]}.ctl" "$DIR/m$1/${FILE[$2]}.sock"
 }
 
 join_db() { # member db: write a fresh database file that joins the cluster through member 1's peers
@@ -102,18 +119,24 @@ members() { # every member number that has a directory
   for d in "$DIR"/m*; do [ -d "$d" ] && echo "${d##*/m}"; done | sort -n
 }
 
-status() { ovs-appctl -t "$DIR/m$1/$2.ctl" cluster/status "${DBNAME[$2]}"; }
+status() { ovs-appctl -t "$DIR/m$1/${FILE[$2]}.ctl" cluster/status "${DBNAME[$2]}"; }
 
-running() { [ -f "$DIR/m$1/$2.pid" ] && kill -0 "$(cat "$DIR/m$1/$2.pid")" 2>/dev/null; }
+running() { [ -f "$DIR/m$1/${FILE[$2]}.pid" ] && kill -0 "$(cat "$DIR/m$1/${FILE[$2]}.pid")" 2>/dev/null; }
 
 cmd_start() {
-  local count=${1:-3}
-  # Without a port given, two of a block of its own (lib.sh), held by the servers it starts.
+  local count=${1:-3} n db
+  if [ -n "${RAFT_DBS:-}" ]; then
+    read -ra DBS <<<"$RAFT_DBS"
+    for db in "${DBS[@]}"; do
+      [ -n "${FILE[$db]:-}" ] || die "RAFT_DBS: $db is none of nb sb ic_nb ic_sb"
+    done
+  fi
+  # Without a port given, one per database of a block of its own (lib.sh), held by the servers
+  # it starts.
   [ -n "${2:-}" ] || claim_ports
-  BASE_PORT=${2:-$(free_port 2)}
+  BASE_PORT=${2:-$(free_port "${#DBS[@]}")}
   mkdir -p "$DIR"
-  echo "BASE_PORT=$BASE_PORT" >"$DIR/env"
-  local n db
+  printf 'BASE_PORT=%s\nDBS=(%s)\n' "$BASE_PORT" "${DBS[*]}" >"$DIR/env"
   for n in $(seq "$count"); do
     mkdir -p "$DIR/m$n"
     # OVN_RAFT_CLUSTER_UID: every member's servers run as this uid and group, as Kube-OVN
@@ -124,7 +147,7 @@ cmd_start() {
     fi
   done
   for db in "${DBS[@]}"; do
-    ovsdb-tool create-cluster "$DIR/m1/$db.db" "${SCHEMA[$db]}" "$(addr_of 1 "$db")"
+    ovsdb-tool create-cluster "$DIR/m1/${FILE[$db]}.db" "${SCHEMA[$db]}" "$(addr_of 1 "$db")"
     [ ! -f "$DIR/m1/uid" ] || chown -R "$(cat "$DIR/m1/uid"):$(cat "$DIR/m1/uid")" "$DIR/m1"
     start_server 1 "$db"
     for n in $(seq 2 "$count"); do
@@ -141,7 +164,7 @@ unsettled() { # what each member says, for the log of a cluster that did not set
     for db in "${DBS[@]}"; do
       echo "raft-cluster: member $n $db: $(running "$n" "$db" && echo running || echo down)," \
         "$(status "$n" "$db" 2>&1 | grep -E '^(Status|Role|Leader|Term|Address):' | tr '\n' ' ')" >&2
-      tail -3 "$DIR/m$n/$db.log" 2>/dev/null | sed 's/^/    /' >&2
+      tail -3 "$DIR/m$n/${FILE[$db]}.log" 2>/dev/null | sed 's/^/    /' >&2
     done
   done
 }
@@ -185,7 +208,7 @@ chain_of() { echo "OVNRAFT-$BASE_PORT"; }
 # Clusters cut and healed side by side take the xtables lock at once: wait for it.
 iptables() { command iptables -w 30 "$@"; }
 cmd_cut() { # member
-  local m="$DIR/m$1" uid chain db mark
+  local m="$DIR/m$1" uid chain db mark ports=()
   if [ ! -f "$m/uid" ]; then
     echo $((40000 + BASE_PORT % 20000)) >"$m/uid"
     chmod 755 "$DIR"
@@ -198,7 +221,8 @@ cmd_cut() { # member
   iptables -C OUTPUT -j "$chain" 2>/dev/null || iptables -I OUTPUT -j "$chain"
   iptables -A "$chain" -p tcp -m owner --uid-owner "$uid" -j CONNMARK --set-mark "$mark"
   iptables -A "$chain" -p tcp -m connmark --mark "$mark" -j DROP
-  iptables -A "$chain" -p tcp -d "127.0.0.$1" -m multiport --dports "$(port_of nb),$(port_of sb)" -j DROP
+  for db in "${DBS[@]}"; do ports+=("$(port_of "$db")"); done
+  iptables -A "$chain" -p tcp -d "127.0.0.$1" -m multiport --dports "$(IFS=,; echo "${ports[*]}")" -j DROP
   for db in "${DBS[@]}"; do kill_server "$1" "$db"; start_server "$1" "$db"; done
 }
 cmd_heal() {
@@ -221,7 +245,7 @@ cmd_disk() { # member db size
   kill_server "$1" "$2"
   mkdir -p "$disk"
   mount -t tmpfs -o size="$3",mode=0755 ovn-raft-disk "$disk"
-  mv "$m/$2.db" "$disk/$2.db"
+  mv "$m/${FILE[$2]}.db" "$disk/${FILE[$2]}.db"
   [ ! -f "$m/uid" ] || chown -R "$(cat "$m/uid"):$(cat "$m/uid")" "$disk"
   start_server "$1" "$2"
 }
@@ -233,6 +257,7 @@ unmount_disks() {
 # Writes through member N (small rows, one transaction each) until its status says failed:
 # on a disk that `disk` made small, the server's write fails and it enters failure mode.
 cmd_fill() { # member db
+  only_nb_sb "$2" fill
   local i sock="unix:$DIR/m$1/$2.sock"
   for i in $(seq 5000); do
     if status "$1" "$2" 2>/dev/null | grep -q '^Status: failed'; then return 0; fi
@@ -251,6 +276,7 @@ cmd_fill() { # member db
 # Unlike a leader, such a follower does not enter failure mode: it keeps running and calls
 # itself a cluster member. (Its first failed write may be a snapshot's, which it survives.)
 cmd_fill_follower() { # member db [pause]
+  only_nb_sb "$2" fill-follower
   local i l ago
   for i in $(seq 5000); do
     [ "${3:-0}" = 0 ] || sleep "$3"
@@ -270,6 +296,7 @@ cmd_fill_follower() { # member db [pause]
 
 # A steady write load: small rows, one transaction each, through whichever member leads.
 cmd_load() { # db seconds [pause]
+  only_nb_sb "$1" load
   local end=$((SECONDS + $2)) i=0 l=""
   rm -f "$DIR/unload"
   while [ $SECONDS -lt $end ] && [ ! -e "$DIR/unload" ]; do
@@ -289,16 +316,16 @@ cmd_load() { # db seconds [pause]
 # microseconds late (strace's fault injection, stopping the server on those calls alone), as a
 # disk with a slow write cache does. The server keeps running and answering.
 cmd_slow_disk() { # member db microseconds
-  local pidfile="$DIR/m$1/$2.strace.pid"
+  local pidfile="$DIR/m$1/${FILE[$2]}.strace.pid"
   running "$1" "$2" || die "member $1 $2 is not running"
   cmd_fast_disk "$1" "$2"
-  strace -f -qq --seccomp-bpf -o /dev/null -p "$(cat "$DIR/m$1/$2.pid")" -e trace=fsync,fdatasync \
+  strace -f -qq --seccomp-bpf -o /dev/null -p "$(cat "$DIR/m$1/${FILE[$2]}.pid")" -e trace=fsync,fdatasync \
     -e inject=fsync,fdatasync:delay_exit="$3" </dev/null >/dev/null 2>&1 &
   echo $! >"$pidfile"
   sleep 0.5  # attached
 }
 cmd_fast_disk() { # member db
-  local pidfile="$DIR/m$1/$2.strace.pid"
+  local pidfile="$DIR/m$1/${FILE[$2]}.strace.pid"
   [ -f "$pidfile" ] || return 0
   kill "$(cat "$pidfile")" 2>/dev/null || true
   rm -f "$pidfile"
@@ -307,8 +334,8 @@ cmd_fast_disk() { # member db
 # A graceful stop: the server closes its storage, and a leader hands over leadership first.
 cmd_shutdown() { # member db
   local pid
-  pid=$(cat "$DIR/m$1/$2.pid")
-  ovs-appctl -t "$DIR/m$1/$2.ctl" exit
+  pid=$(cat "$DIR/m$1/${FILE[$2]}.pid")
+  ovs-appctl -t "$DIR/m$1/${FILE[$2]}.ctl" exit
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill_server "$1" "$2"
 }
@@ -320,17 +347,17 @@ cmd_lead() { # member db
   while l=$(cmd_leader "$2") && [ "$l" != "$1" ]; do
     tries=$((tries + 1))
     [ "$tries" -le 20 ] || die "member $1 did not become $2's leader"
-    kill -STOP "$(cat "$DIR/m$l/$2.pid")"
+    kill -STOP "$(cat "$DIR/m$l/${FILE[$2]}.pid")"
     # A frozen server never answers: ask the others only.
     for _ in $(seq 100); do
       for n in $(members); do
         [ "$n" != "$l" ] && running "$n" "$2" &&
-          ovs-appctl -T 1 -t "$DIR/m$n/$2.ctl" cluster/status "${DBNAME[$2]}" 2>/dev/null |
+          ovs-appctl -T 1 -t "$DIR/m$n/${FILE[$2]}.ctl" cluster/status "${DBNAME[$2]}" 2>/dev/null |
           grep -q '^Role: leader' && break 2
       done
       sleep 0.1
     done
-    kill -CONT "$(cat "$DIR/m$l/$2.pid")"
+    kill -CONT "$(cat "$DIR/m$l/${FILE[$2]}.pid")"
     cmd_wait
   done
   [ "$(cmd_leader "$2")" = "$1" ]
@@ -355,8 +382,8 @@ case "$1" in
     load_env
     for db in "${DBS[@]}"; do
       kill_server "$3" "$db"
-      rm -f "$DIR/m$3/$db.db"
-      ovsdb-tool create-cluster "$DIR/m$3/$db.db" "${SCHEMA[$db]}" "$(addr_of "$3" "$db")"
+      rm -f "$DIR/m$3/${FILE[$db]}.db"
+      ovsdb-tool create-cluster "$DIR/m$3/${FILE[$db]}.db" "${SCHEMA[$db]}" "$(addr_of "$3" "$db")"
       start_server "$3" "$db"
     done ;;
   add)
@@ -364,19 +391,19 @@ case "$1" in
     mkdir -p "$DIR/m$3"
     for db in "${DBS[@]}"; do join_db "$3" "$db"; start_server "$3" "$db"; done ;;
   leader) load_env; cmd_leader "$3" ;;
-  ctl) echo "$DIR/m$3/$4.ctl" ;;
-  sock) echo "$DIR/m$3/$4.sock" ;;
+  ctl) echo "$DIR/m$3/${FILE[$4]}.ctl" ;;
+  sock) echo "$DIR/m$3/${FILE[$4]}.sock" ;;
   status) load_env; status "$3" "$4" ;;
   freeze | thaw)
     load_env
     signal=STOP
     [ "$1" = thaw ] && signal=CONT
     for db in ${4:-${DBS[@]}}; do
-      running "$3" "$db" && kill -"$signal" "$(cat "$DIR/m$3/$db.pid")"
+      running "$3" "$db" && kill -"$signal" "$(cat "$DIR/m$3/${FILE[$db]}.pid")"
     done ;;
   cut) load_env; cmd_cut "$3" ;;
   heal) load_env; cmd_heal ;;
-  leave) load_env; ovs-appctl -t "$DIR/m$3/$4.ctl" cluster/leave "${DBNAME[$4]}" ;;
+  leave) load_env; ovs-appctl -t "$DIR/m$3/${FILE[$4]}.ctl" cluster/leave "${DBNAME[$4]}" ;;
   disk) load_env; cmd_disk "$3" "$4" "$5" ;;
   lead) load_env; cmd_lead "$3" "$4" ;;
   fill) load_env; cmd_fill "$3" "$4" ;;

@@ -214,9 +214,10 @@ integration_tests() {
   return $rc
 }
 # The tests whose outcome depends on what ovsdb-server prints and does (the reader, the
-# exporter on real clusters, three end-to-end scenarios of the rules, a full disk among them)
-# run again on each newer release, from Debian's binary packages where it can (cached).
-per_release='^(ClientIntegrationTest|ExporterIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart|LeaderDiskFullFailsThenRecovers|FollowerDiskFullIsUnheardUntilRestarted)$'
+# exporter on real clusters, standalone and relay databases, the interconnection databases,
+# three end-to-end scenarios of the rules, a full disk among them) run again on each newer
+# release, from Debian's binary packages where it can (cached).
+per_release='^(ClientIntegrationTest|ExporterIntegrationTest|DatabaseModelIntegrationTest|IcDatabasesIntegrationTest)\.|^ConsensusEndToEndTest\.(HealthyThenFollowerKilledThenTwoKilled|ExporterDownThenFreshRestart|LeaderDiskFullFailsThenRecovers|FollowerDiskFullIsUnheardUntilRestarted)$'
 release_suite() { # VERSION DIR
   echo "ovs-$1: $(cat "$2/BUILD")"
   (cd build && OVS_BIN_DIR=$2 PATH="$2:$PATH" ctest -L integration -R "$per_release" -j2 \

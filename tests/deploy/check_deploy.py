@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Checks that deploy/ and the Dockerfile agree with the code and with each other:
-- the sidecar patches use the exporter's default port, mount the directory of its default
-  sockets read-only, probe /healthz, and use the image tag of the project's version (how they
-  render onto the upstream objects is check_components.py's part);
+- the sidecar patches use the exporter's default port (ovn-ic-server's: its own), mount the
+  directory of its default sockets read-only, probe /healthz, and use the image tag of the
+  project's version (how they render onto the upstream objects is check_components.py's part);
 - each PodMonitor scrapes the patch's port name and the default telemetry path;
 - the PrometheusRule holds exactly alerts/*.yaml, the dashboards ConfigMap exactly dashboards/;
 - the Dockerfile exposes the port, runs as non-root, has a HEALTHCHECK, and its runtime stage
@@ -43,15 +43,19 @@ telemetry = default_of("web.telemetry-path")
 socket_dir = re.search(r"--ovsdb\.database=VALUE .*?\n.*? else in the first of (/[^ ,]+)", usage).group(1)
 version = re.search(r"project\(ovn-raft-exporter VERSION ([\d.]+)", (root / "CMakeLists.txt").read_text()).group(1)
 
-for flavour in ("kube-ovn", "kube-ovn/hcp", "ovn-kubernetes"):
+# Kube-OVN's ovn-ic-server runs hostNetwork on ovn-central's nodes: its sidecar takes another port
+# (ovn-central's 10476 and, behind kube-rbac-proxy, 127.0.0.1:10477 are taken).
+own_port = {"kube-ovn/ic-server": 10478}
+for flavour in ("kube-ovn", "kube-ovn/hcp", "kube-ovn/ic-server", "ovn-kubernetes"):
     patch = root / "deploy/kubernetes" / flavour / "exporter-sidecar.yaml"
     c = next(c for c in yaml.safe_load(patch.read_text())["spec"]["template"]["spec"]["containers"]
              if c["name"] == "ovn-raft-exporter")
     where = patch.relative_to(root)
+    sidecar_port = own_port.get(flavour, port)
     check(c["image"].endswith(":" + version), f"{where}: image tag is not {version}")
-    check(f"--web.listen-address=[$(POD_IP)]:{port}" in c["args"], f"{where}: not listening on [$(POD_IP)]:{port}")
+    check(f"--web.listen-address=[$(POD_IP)]:{sidecar_port}" in c["args"], f"{where}: not listening on [$(POD_IP)]:{sidecar_port}")
     ports = {p["name"]: p["containerPort"] for p in c["ports"]}
-    check(list(ports.values()) == [port], f"{where}: container port is not {port}")
+    check(list(ports.values()) == [sidecar_port], f"{where}: container port is not {sidecar_port}")
     mounts = [m for m in c["volumeMounts"] if m["mountPath"] == socket_dir]
     check(len(mounts) == 1 and mounts[0].get("readOnly") is True, f"{where}: {socket_dir} not mounted read-only")
     check(c["livenessProbe"]["httpGet"]["path"] == "/healthz", f"{where}: liveness is not /healthz")

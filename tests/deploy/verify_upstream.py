@@ -2,9 +2,10 @@
 """Checks that tests/deploy/upstream/ still says what the upstream projects ship: renders each
 release's own objects the way users render them (helm template of the charts, install.sh's
 ovn.yaml heredoc, ovn-kubernetes' j2 template) from git checkouts of the projects, and compares
-the facts the deploy checks rely on with our fixture: kind, name, namespace, labels,
-ServiceAccount, host network, seccomp profile, container names, each container's runAsUser,
-the volume mounted at /var/run/ovn and its type, the claim templates.
+the facts the deploy checks rely on with our fixture: kind, name, namespace, replicas and
+update strategy, labels, ServiceAccount, host network, seccomp profile, container names, each
+container's runAsUser, whether it sets NODE_IPS, the volumes mounted at /var/run/ovn and
+/etc/ovn and their types, the claim templates.
 
   verify_upstream.py --kube-ovn GIT_DIR --ovn-kubernetes GIT_DIR
 
@@ -25,6 +26,7 @@ import yaml
 HERE = Path(__file__).resolve().parent
 UPSTREAM = HERE / "upstream"
 SOCKETS = "/var/run/ovn"
+FILES = "/etc/ovn"
 sys.path.insert(0, str(HERE))
 from check_components import tools  # noqa: E402  (kubectl and helm from the pinned npm package)
 
@@ -49,16 +51,25 @@ def helm_template(chart, *args):
     return [d for d in yaml.safe_load_all(out.stdout) if d]
 
 
-def install_sh(script):
-    """The objects install.sh writes to ovn.yaml, its variables at their defaults."""
+def install_sh(script, output="ovn.yaml", **extra):
+    """The objects install.sh (or install-ic-server.sh) writes to `output`, its variables at their
+    defaults but for `extra`. The heredoc may call the script's functions, and on main takes
+    fragments that the script computes before it for single-replica mode (ENABLE_SINGLE_REPLICA_OVN,
+    OVN_CENTRAL_*): both run first."""
     text = Path(script).read_text()
-    heredoc = re.search(r"cat <<EOF > ovn\.yaml\n(.*?)\nEOF\n", text, re.S).group(1)
-    run_as = re.search(r"^RUN_AS_USER=(\d+)", text, re.M).group(1)
+    heredoc = re.search(r"cat <<EOF > %s\n(.*?)\nEOF\n" % re.escape(output), text, re.S).group(1)
+    prelude = "".join(re.findall(r"^function \w+ \{\n.*?^\}\n", text, re.S | re.M))
+    single = re.search(r'^if \[ "\$ENABLE_SINGLE_REPLICA_OVN" = "true" \]; then\n  # In single-replica.*?'
+                       r'(?=^# BEGIN GENERATED|^cat <<)', text, re.S | re.M)
+    prelude += single.group(0) if single else ""
+    run_as = re.search(r"^RUN_AS_USER=(\d+)", text, re.M)
+    run_as = run_as.group(1) if run_as else "65534"  # install-ic-server.sh writes its users out
     env = {"RUN_AS_USER": run_as, "REGISTRY": "docker.io/kubeovn", "VERSION": "v0", "IMAGE_PULL_POLICY": "IfNotPresent",
            "addresses": "10.0.0.1,10.0.0.2,10.0.0.3", "count": "3", "LOG_DIR": "/var/log", "ENABLE_SSL": "false",
-           "PATH": os.environ["PATH"]}
-    out = subprocess.run(["bash", "-c", "cat <<EOF\n" + heredoc + "\nEOF"], capture_output=True, text=True,
-                         env=env, check=True)
+           "TS_NUM": "3", "OVN_LEADER_PROBE_INTERVAL": "5", "OVN_CENTRAL_PVC_SIZE": "10Gi",
+           "PATH": os.environ["PATH"], **extra}
+    out = subprocess.run(["bash", "-c", "{ :\n" + prelude + "\n} >/dev/null\ncat <<EOF\n" + heredoc + "\nEOF"],
+                         capture_output=True, text=True, env=env, check=True)  # the prelude's echo aside
     return [d for d in yaml.safe_load_all(out.stdout) if d]
 
 
@@ -73,6 +84,8 @@ def facts(objects, kind, name):
     volumes = {v["name"]: sorted(k for k in v if k != "name") for v in pod.get("volumes", [])}
     out = {
         "kind": kind, "name": name, "namespace": w["metadata"].get("namespace"),
+        "replicas": int(w["spec"].get("replicas", 1)),
+        "strategy": (w["spec"].get("strategy") or w["spec"].get("updateStrategy") or {}).get("type"),
         "selector": w["spec"]["selector"]["matchLabels"],
         "pod labels": {k: v for k, v in w["spec"]["template"]["metadata"]["labels"].items()
                        if k in ("app", "name", "app.kubernetes.io/name")},
@@ -83,9 +96,12 @@ def facts(objects, kind, name):
     for group in ("initContainers", "containers"):
         for c in pod.get(group, []):
             mounts = [m["name"] for m in c.get("volumeMounts", []) if m["mountPath"].rstrip("/") == SOCKETS]
+            files = [m["name"] for m in c.get("volumeMounts", []) if m["mountPath"].rstrip("/") == FILES]
             out[f"{group} {c['name']}"] = {
                 "runAsUser": int(c.get("securityContext", {}).get("runAsUser", -1)),
-                "socket volume": [(m, volumes.get(m)) for m in mounts]}
+                "NODE_IPS": any(e["name"] == "NODE_IPS" for e in c.get("env", [])),
+                "socket volume": [(m, volumes.get(m)) for m in mounts],
+                "files volume": [(m, volumes.get(m)) for m in files]}
     return out
 
 
@@ -115,9 +131,26 @@ def main():
                                  "--set", "central.hcp.sbAddress=tcp:ovn-sb.example.com:6642",
                                  "--set", "masterNodes={10.0.0.1}"),
          "StatefulSet", "ovn-central"),
+        ("kube-ovn-main-single.yaml", "Kube-OVN main charts/kube-ovn, OVN_CENTRAL_MODE=single",
+         lambda d: helm_template(checkout(a.kube_ovn, "HEAD", ["charts"], d) / "charts/kube-ovn",
+                                 "--namespace", "kube-system", "--set", "OVN_CENTRAL_MODE=single"),
+         "Deployment", "ovn-central"),
+        ("kube-ovn-main-single.yaml", "Kube-OVN main dist/images/install.sh, ENABLE_SINGLE_REPLICA_OVN=true",
+         lambda d: install_sh(checkout(a.kube_ovn, "HEAD", ["dist/images/install.sh"], d) / "dist/images/install.sh",
+                              ENABLE_SINGLE_REPLICA_OVN="true"),
+         "Deployment", "ovn-central"),
+        ("kube-ovn-ic-server-v1.16.yaml", "Kube-OVN v1.16.2 dist/images/install-ic-server.sh",
+         lambda d: install_sh(checkout(a.kube_ovn, "v1.16.2", ["dist/images/install-ic-server.sh"], d)
+                              / "dist/images/install-ic-server.sh", "ovn-ic-server.yaml"),
+         "Deployment", "ovn-ic-server"),
+        ("kube-ovn-ic-server-v1.16.yaml", "Kube-OVN main dist/images/install-ic-server.sh",
+         lambda d: install_sh(checkout(a.kube_ovn, "HEAD", ["dist/images/install-ic-server.sh"], d)
+                              / "dist/images/install-ic-server.sh", "ovn-ic-server.yaml"),
+         "Deployment", "ovn-ic-server"),
         ("kube-ovn-v1.12.yaml", "Kube-OVN v1.12.0 charts (the chart was charts/ itself then)",
          lambda d: helm_template(checkout(a.kube_ovn, "v1.12.0", ["charts"], d) / "charts",
-                                 "--namespace", "kube-system", "--set", f"MASTER_NODES={hosts}"),
+                                 "--namespace", "kube-system", "--set", f"MASTER_NODES={hosts}",
+                                 "--set", "replicaCount=3"),  # v1.12's chart counted no nodes itself
          "Deployment", "ovn-central"),
         ("ovnkube-db-raft-v1.2.yaml", "ovn-kubernetes v1.2.0 dist/templates/ovnkube-db-raft.yaml.j2",
          lambda d: j2(checkout(a.ovn_kubernetes, "v1.2.0", ["dist/templates/ovnkube-db-raft.yaml.j2"], d)

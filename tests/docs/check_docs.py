@@ -3,11 +3,13 @@
 reason, in tests/docs/illustrations.yaml. By kind:
 - Prometheus configs (scrape_configs): each job's label, after its relabelling, is selected by
   the job matcher every shipped rule uses (read from alerts/*.yaml); each static target uses
-  the exporter's default port; each file_sd file is a block of the same guide that renders to
-  targets; rule_files name what the package installs (debian/*.install); `promtool check
-  config` accepts it. The jobs the same tools already run beside ours are not selected.
+  the exporter's default port or one an exporter of the same guide section is given
+  (--web.listen-address in its blocks, rendered); each file_sd file is a block of the same
+  guide that renders to targets; rule_files name what the package installs (debian/*.install);
+  `promtool check config` accepts it. The jobs the same tools already run beside ours are not selected.
 - Jinja-templated blocks (kolla-ansible, OpenStack-Ansible plays and file_sd files): rendered
-  with the inventory groups the tool really has (tests/docs/upstream.yaml); a group it lacks
+  with the inventory groups the tool really has and the variables it defines, at their defaults
+  (tests/docs/upstream.yaml), an Ansible loop at its first item (item=1); a group it lacks
   fails.
 - Helm values (openstack-helm's extraObjects): every .Values path exists in the chart's values;
   with --full, `helm template` renders them through a template of extra-manifests.yaml's rule
@@ -285,7 +287,8 @@ class Checker:
 
     def render_jinja(self, block, text=None):
         """A block rendered as its tool would: groups of three hosts named after the group,
-        each host's address 192.0.2.N; a group the tool lacks raises."""
+        each host's address 192.0.2.N, the tool's variables at their defaults (upstream.yaml),
+        an Ansible loop's `item` at its first value, 1; a group the tool lacks raises."""
         key, facts = self.facts_for(block)
         if not facts or "groups" not in facts:
             raise RuntimeError(f"no inventory facts for section {block.section!r} in tests/docs/upstream.yaml")
@@ -306,9 +309,27 @@ class Checker:
         try:
             return env.from_string(text or block.text).render(
                 groups=Groups(), hostvars={h: {"ansible_host": a} for h, a in hosts.items()},
-                inventory_hostname="ovn-database-1", api_interface_address="192.0.2.1")
+                inventory_hostname="ovn-database-1", api_interface_address="192.0.2.1",
+                item=1, **facts.get("variables", {}))
         except NoSuchGroup as e:
             raise RuntimeError(str(e))
+
+    def guide_ports(self, block):
+        """The ports the exporters of a block's guide section listen on: the default, and each
+        --web.listen-address its blocks give (templated ones rendered as their tool would)."""
+        key, _ = self.facts_for(block)
+        ports = {self.exporter["port"]}
+        for b in blocks_of(block.path):
+            if self.facts_for(b)[0] != key or "--web.listen-address=" not in b.text:
+                continue
+            text = b.text
+            if key and ("{{" in text or "{%" in text):
+                try:
+                    text = self.render_jinja(b)
+                except Exception:  # reported where that block itself is checked
+                    continue
+            ports |= set(re.findall(r"--web\.listen-address=\S*:(\d+)(?!\d)", text))
+        return ports
 
     def file_sd_targets(self, block):
         text = self.render_jinja(block) if "{%" in block.text or "{{" in block.text else block.text
@@ -319,6 +340,7 @@ class Checker:
 
     def prometheus_problems(self, block, config):
         problems = []
+        ports = self.guide_ports(block)
         for job in config.get("scrape_configs", []):
             name = job.get("job_name")
             try:
@@ -334,8 +356,9 @@ class Checker:
                     problems.append(f"job {name}: its series carry job=\"{labels['job']}\", which the rules' "
                                     f"{describe(self.selector)} (alerts/*.yaml) does not select: "
                                     "the recording rules and alerts ignore them")
-                if target != "file_sd" and not target.endswith(":" + self.exporter["port"]):
-                    problems.append(f"job {name}: target {target} is not on the exporter's port {self.exporter['port']}")
+                if target != "file_sd" and target.rsplit(":", 1)[-1] not in ports:
+                    problems.append(f"job {name}: target {target} is on no port an exporter of this guide "
+                                    f"listens on ({', '.join(sorted(ports))})")
             for sd in job.get("file_sd_configs", []):
                 for path in sd.get("files", []):
                     b = self.file_sd_block(block, path)
@@ -343,9 +366,11 @@ class Checker:
                         problems.append(f"job {name}: the file_sd file {path} is no block of this guide")
                         continue
                     try:
+                        sd_ports = self.guide_ports(b)
                         for t in self.file_sd_targets(b):
-                            if not t.endswith(":" + self.exporter["port"]):
-                                problems.append(f"{b.where}: target {t} is not on the exporter's port")
+                            if t.rsplit(":", 1)[-1] not in sd_ports:
+                                problems.append(f"{b.where}: target {t} is on no port an exporter of this "
+                                                f"guide listens on ({', '.join(sorted(sd_ports))})")
                     except RuntimeError as e:
                         problems.append(f"{b.where}: {e}")
         # rule_files: what the package installs, all of it

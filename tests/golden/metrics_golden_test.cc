@@ -30,8 +30,9 @@ using testing::ExporterProcess;
 using testing::FakeUnixServer;
 
 // One database as a fake ovsdb-server shows it: on the unixctl socket its cluster/status text
-// (or garbage bytes to every request), its memory/show, storage status and release, and, when
-// `row` is set, its _Server.Database row on the other socket.
+// (or garbage bytes to every request, or, with `status_error`, an error reply to cluster/status),
+// its memory/show, storage status and release, and, when `row` is set, its _Server.Database row
+// on the other socket.
 struct FakeDatabase {
   std::string name;
   std::string status;  // a fixture's text
@@ -39,13 +40,17 @@ struct FakeDatabase {
   bool garbage = false;
   std::string memory = testing::Fixture("ovs-3.1.0/memory-show/leader.txt");
   std::string storage = "status: ok";
+  std::optional<std::string> status_error = std::nullopt;
 
   std::string UnixctlReply(const std::string& request) const {
+    if (garbage) return std::string("\x01\xfe not json at all");
     const std::string method = testing::RequestMethod(request);
-    if (method == "memory/show") return memory;
-    if (method == "ovsdb-server/get-db-storage-status") return storage;
-    if (method == "version") return "ovsdb-server (Open vSwitch) 3.1.0\n";
-    return status;
+    if (method == "memory/show") return testing::ReplyText(request, memory);
+    if (method == "ovsdb-server/get-db-storage-status") return testing::ReplyText(request, storage);
+    if (method == "version")
+      return testing::ReplyText(request, "ovsdb-server (Open vSwitch) 3.1.0\n");
+    if (status_error) return testing::ReplyError(request, *status_error);
+    return testing::ReplyText(request, status);
   }
 };
 
@@ -53,9 +58,7 @@ class FakeOvsdb {
  public:
   explicit FakeOvsdb(const FakeDatabase& db) {
     ctl_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
-      FakeUnixServer::WriteAll(fd, db.garbage
-                                       ? std::string("\x01\xfe not json at all")
-                                       : testing::ReplyText(request, db.UnixctlReply(request)));
+      FakeUnixServer::WriteAll(fd, db.UnixctlReply(request));
     });
     if (db.row) {
       sock_ = std::make_unique<FakeUnixServer>([db](int fd, const std::string& request) {
@@ -179,6 +182,36 @@ TEST(MetricsGoldenTest, FailedLeader) {
 TEST(MetricsGoldenTest, StorageError) {
   ExpectGolden("storage-error", {{"OVN_Northbound", Fixture("follower.txt"), std::nullopt, false,
                                   Fixture("memory-show/leader.txt"), "status: inconsistent data"}});
+}
+
+// A database without Raft, as ovsdb-server 3.1.0 shows it: its _Server row (no cid, sid or
+// index), memory/show as a server that serves it alone printed it with one client, and
+// cluster/status refused (a server with no clustered database has no such command).
+FakeDatabase WithoutRaft(const std::string& name, const std::string& model, bool connected) {
+  FakeDatabase db;
+  db.name = name;
+  db.row = R"({"name":")" + name + R"(","model":")" + model + R"(","connected":)" +
+           (connected ? "true" : "false") + R"(,"leader":)" +
+           (model == "standalone" ? "true" : "false") + R"(,"cid":["set",[]],"sid":["set",[]],)" +
+           R"("index":["set",[]]})";
+  db.memory = "atoms:14 cells:20 monitors:1 n-weak-refs:0 sessions:1\n";
+  db.status_error =
+      "\"cluster/status\" is not a valid command (use \"list-commands\" to see a list of valid "
+      "commands)";
+  return db;
+}
+
+// A standalone database is served as what it is: up, its model and its server's facts, no Raft
+// series, no error counted.
+TEST(MetricsGoldenTest, Standalone) {
+  ExpectGolden("standalone", {WithoutRaft("OVN_Northbound", "standalone", true)});
+}
+
+// A relay: the same, and whether it is connected to its relay source (the second relay's source
+// is gone).
+TEST(MetricsGoldenTest, Relay) {
+  FakeDatabase lost = WithoutRaft("OVN_Northbound", "relay", false);
+  ExpectGolden("relay", {WithoutRaft("OVN_Southbound", "relay", true), lost});
 }
 
 TEST(MetricsGoldenTest, FailedDatabasesHideNothingElse) {

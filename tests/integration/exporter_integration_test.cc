@@ -350,28 +350,6 @@ TEST(ExporterIntegrationTest, AHungDatabaseNeverFailsThePageWithinTheScrapersDea
             1);
 }
 
-TEST(ExporterIntegrationTest, StandaloneDatabaseIsNotClustered) {
-  const testing::TempDir dir("ovn-raft-standalone");
-  const std::string d = dir.path();
-  ASSERT_EQ(system(("ovsdb-tool create " + d +
-                    "/nb.db /usr/share/ovn/ovn-nb.ovsschema && "
-                    "ovsdb-server --detach --no-chdir --pidfile=" +
-                    d + "/nb.pid --unixctl=" + d + "/nb.ctl --remote=punix:" + d +
-                    "/nb.sock --log-file=" + d + "/nb.log " + d + "/nb.db")
-                       .c_str()),
-            0);
-  {
-    ExporterProcess e({"--ovsdb.database=OVN_Northbound=" + d + "/nb.ctl," + d + "/nb.sock"});
-    const Exposition x(e.Get().body);
-    EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 0);
-    EXPECT_EQ(x.Value("ovn_raft_clustered", {{"db", "OVN_Northbound"}}), 0);
-    EXPECT_EQ(x.Value("ovn_raft_exporter_errors_total",
-                      {{"db", "OVN_Northbound"}, {"reason", "not_clustered"}}),
-              1);
-  }
-  EXPECT_EQ(system(("kill $(cat " + d + "/nb.pid)").c_str()), 0);
-}
-
 TEST(ExporterIntegrationTest, ServerRestartedBetweenScrapes) {
   RaftCluster c(1);
   ExporterProcess e(DatabaseFlags(c, 1));

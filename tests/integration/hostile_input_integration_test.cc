@@ -210,8 +210,9 @@ TEST(HostileInputIntegrationTest, TheReportStopsAnEndlessStatusAtItsBound) {
 }
 
 // /status is valid UTF-8 and bounded whatever the server sends: errors cut on a character
-// boundary, the storage error, the _Server model, cid and sid; and the "not clustered" error
-// does not repeat the server's model.
+// boundary, the storage error, the _Server model, cid and sid. A model that is none the exporter
+// knows (a standalone or relay database is read as one), with cluster/status refused, fails the
+// read as not_clustered, and that error does not repeat the server's model.
 TEST(HostileInputIntegrationTest, StatusIsValidUtf8AndBoundedWhateverTheServerSends) {
   std::string euros;
   for (int i = 0; i < 1000; ++i) euros += "\xE2\x82\xAC";
@@ -239,6 +240,10 @@ TEST(HostileInputIntegrationTest, StatusIsValidUtf8AndBoundedWhateverTheServerSe
   EXPECT_LT(s.body.size(), 8000u) << "an error repeats the server's text: "
                                   << s.body.substr(0, 400);
   EXPECT_NE(s.body.find("not_clustered"), std::string::npos) << s.body.substr(0, 2000);
+  EXPECT_EQ(s.body.find("\"model\":\"standalone\""), std::string::npos) << "not taken for one";
+  const testing::Exposition x(e.Get().body);
+  EXPECT_EQ(x.Value("ovn_raft_up", {{"db", "OVN_Northbound"}}), 0);
+  EXPECT_TRUE(x.All("ovn_raft_database_model_info").empty());
   EXPECT_NE(s.body.find("storage"), std::string::npos);
   // The JSON log lines too.
   ASSERT_EQ(e.Terminate(), 0);

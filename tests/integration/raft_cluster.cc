@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include "support/ports.h"
 #include "support/test_paths.h"
@@ -18,7 +19,26 @@ RaftCluster::RaftCluster(int members) : members_(members) {
   Run("start " + dir() + " " + std::to_string(members) + " " + std::to_string(base_port_));
 }
 
+RaftCluster::RaftCluster(int members, std::vector<std::string> dbs)
+    : members_(members), dbs_(std::move(dbs)) {
+  // One port of this process's own block per database.
+  base_port_ = TakePorts(static_cast<int>(dbs_.size()));
+  std::string list;
+  for (const auto& db : dbs_) list += (list.empty() ? "" : " ") + db;
+  Run("start " + dir() + " " + std::to_string(members) + " " + std::to_string(base_port_),
+      "RAFT_DBS='" + list + "' ");
+}
+
 RaftCluster::~RaftCluster() { Run("stop " + dir()); }
+
+namespace {
+// The name of a database's files in a member's directory (scripts/raft-cluster.sh's FILE).
+std::string FileBase(const std::string& db) {
+  if (db == "ic_nb") return "ovn_ic_nb_db";
+  if (db == "ic_sb") return "ovn_ic_sb_db";
+  return db;
+}
+}  // namespace
 
 std::string RaftCluster::Run(const std::string& args, const std::string& env) const {
   const std::string command = env + ScriptsDir() + "/raft-cluster.sh " + args;
@@ -35,14 +55,28 @@ std::string RaftCluster::Run(const std::string& args, const std::string& env) co
   return out;
 }
 
+std::string RaftCluster::MemberDir(int member) const {
+  return dir() + "/m" + std::to_string(member);
+}
 std::string RaftCluster::Ctl(int member, const std::string& db) const {
-  return dir() + "/m" + std::to_string(member) + "/" + db + ".ctl";
+  return MemberDir(member) + "/" + FileBase(db) + ".ctl";
 }
 std::string RaftCluster::Sock(int member, const std::string& db) const {
-  return dir() + "/m" + std::to_string(member) + "/" + db + ".sock";
+  return MemberDir(member) + "/" + FileBase(db) + ".sock";
+}
+std::string RaftCluster::File(int member, const std::string& db) const {
+  return MemberDir(member) + "/" + FileBase(db) + ".db";
 }
 std::string RaftCluster::DbName(const std::string& db) {
+  if (db == "ic_nb") return "OVN_IC_Northbound";
+  if (db == "ic_sb") return "OVN_IC_Southbound";
   return db == "nb" ? "OVN_Northbound" : "OVN_Southbound";
+}
+int RaftCluster::port(const std::string& db) const {
+  for (std::size_t i = 0; i < dbs_.size(); ++i) {
+    if (dbs_[i] == db) return base_port_ + static_cast<int>(i);
+  }
+  return db == "nb" ? base_port_ : base_port_ + 1;
 }
 int RaftCluster::Leader(const std::string& db) const {
   const std::string out = Run("leader " + dir() + " " + db);

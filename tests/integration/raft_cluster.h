@@ -4,6 +4,7 @@
 // (the same harness the demo uses). Member N listens on 127.0.0.N.
 
 #include <string>
+#include <vector>
 
 #include "support/temp_dir.h"
 
@@ -12,17 +13,23 @@ namespace ovn_raft::testing {
 class RaftCluster {
  public:
   explicit RaftCluster(int members = 3);
+  // The databases `dbs` instead of NB and SB, in that order: "nb", "sb", "ic_nb", "ic_sb" (the
+  // interconnection databases' files named as ovn-ctl names them, ovn_ic_nb_db.ctl and so on,
+  // so that discovery finds them with OVN_RUNDIR and OVN_DBDIR set to a member's directory).
+  RaftCluster(int members, std::vector<std::string> dbs);
   ~RaftCluster();
   RaftCluster(const RaftCluster&) = delete;
   RaftCluster& operator=(const RaftCluster&) = delete;
 
-  std::string Ctl(int member, const std::string& db) const;  // db: "nb" | "sb"
+  std::string Ctl(int member, const std::string& db) const;  // db: "nb" | "sb" | "ic_nb" | "ic_sb"
   std::string Sock(int member, const std::string& db) const;
+  std::string File(int member, const std::string& db) const;  // the database file
+  std::string MemberDir(int member) const;                    // the member's sockets and files
   static std::string DbName(const std::string& db);
   int Leader(const std::string& db) const;  // member number, 0 when none
   // The member's short server ID ("Server ID:" of its cluster/status), "" when unreadable.
   std::string ServerId(int member, const std::string& db) const;
-  int port(const std::string& db) const { return db == "nb" ? base_port_ : base_port_ + 1; }
+  int port(const std::string& db) const;
   void Kill(int member);
   void Restart(int member);  // same database, same ID
   // Same database, same ID, another build: the ovsdb-server, ovsdb-tool and ovs-appctl in
@@ -67,6 +74,7 @@ class RaftCluster {
   TempDir dir_{"ovn-raft-it"};  // removed after the members stop
   int members_;
   int base_port_;
+  std::vector<std::string> dbs_ = {"nb", "sb"};  // one port each, from base_port_ on
 };
 
 }  // namespace ovn_raft::testing

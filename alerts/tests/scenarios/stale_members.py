@@ -31,6 +31,18 @@ def scenarios():
         "OVNRaftQuorumAtRisk": [(CLUSTER, 0)],
     })
 
+    # The same on an interconnection database: the kick command names its own socket.
+    ic = dict(CLUSTER, db="OVN_IC_Northbound")
+    members = [Member(*A, stale_view, role="leader", ages={"c3c3": old_age}, db=ic["db"]),
+               Member(*B, stale_view, db=ic["db"]),
+               Member("d4d4", "10.0.0.3", stale_view, instance="10.0.0.3:10476", db=ic["db"])]
+    yield "an interconnection database's stale ID is kicked through its own socket", members, alerts_at(20, {
+        "OVNRaftStaleMember": [(dict(ic, member_id="c3c3", host="10.0.0.3", address="tcp:10.0.0.3:6643"), 3)],
+        "OVNRaftHostClaimedByMultipleIDs": [(dict(ic, host="10.0.0.3"), 2)],
+        "OVNRaftTooManyMembers": [(ic, 1)],
+        "OVNRaftQuorumAtRisk": [(ic, 0)],
+    })
+
     # Member 3 restarted with a fresh database at 5m while its exporter is down
     # (the pod restart took the sidecar down with it). Both IDs on 10.0.0.3 are silent, both
     # are named by the two reporting members; the leader hears the new d4d4, not c3c3. Only

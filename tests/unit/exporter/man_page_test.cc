@@ -26,7 +26,7 @@ TEST(ExporterManPageTest, TheExportersPageAndHelpShareTheirTables) {
   for (const auto& dir : UsualDbDirs()) {
     EXPECT_NE(help.find(dir), std::string::npos) << dir;
   }
-  EXPECT_NE(page.find("ovnsb_db.sock) are looked for once"), std::string::npos) << page;
+  EXPECT_NE(page.find("each .ctl and .sock) are looked for once"), std::string::npos) << page;
   EXPECT_NE(page.find("\\fB\\-\\-web.systemd\\-socket\\fR\n"), std::string::npos);
 }
 

@@ -20,7 +20,7 @@ TEST(ReadmeFlags, HelpShowsTheDefaults) {
   const std::string help = ConfigUsage();
   EXPECT_NE(help.find("(default 2s)"), std::string::npos);
   EXPECT_NE(help.find("(default :10476)"), std::string::npos);
-  EXPECT_NE(help.find("(default NB and SB, found at start)"), std::string::npos);
+  EXPECT_NE(help.find("(default the OVN databases found at start)"), std::string::npos);
   EXPECT_EQ(help.find("default: unset)"), std::string::npos);
 }
 

@@ -62,6 +62,34 @@ TEST(StatusDocumentTest, ServerFacts) {
   EXPECT_FALSE(down.HasMember("file"));
 }
 
+// A database without Raft says what it is; its `up` stays a Raft member's entry's, so that
+// ovn-raft-report does not take it for a member.
+TEST(StatusDocumentTest, ModelOfADatabaseWithoutRaft) {
+  Snapshot s;
+  DatabaseReading relay;
+  relay.target = {"OVN_Southbound", "/b.ctl", "/b.sock", ""};
+  relay.server = ServerDatabase{"OVN_Southbound", "relay", true, false, {}, {}, {}};
+  relay.model = DatabaseModel::kRelay;
+  DatabaseReading member;
+  member.target = {"OVN_Northbound", "/a.ctl", "", ""};
+  member.status = ParseClusterStatus(testing::Fixture("ovs-3.1.0/leader.txt"));
+  member.model = DatabaseModel::kClustered;
+  DatabaseReading unread;
+  unread.target = {"OVN_IC_Northbound", "/c.ctl", "", ""};
+  unread.status_error = Error{ErrorCode::kSocketMissing, "gone"};
+  s.databases = {relay, member, unread};
+  ASSERT_TRUE(relay.up());
+
+  const auto d = Parse(SnapshotToJson(s));
+  EXPECT_STREQ(d["databases"][0]["model"].GetString(), "relay");
+  EXPECT_FALSE(d["databases"][0]["up"].GetBool());
+  EXPECT_FALSE(d["databases"][0].HasMember("error"));
+  EXPECT_TRUE(d["databases"][0]["server"]["connected"].GetBool());
+  EXPECT_STREQ(d["databases"][1]["model"].GetString(), "clustered");
+  EXPECT_TRUE(d["databases"][1]["up"].GetBool());
+  EXPECT_FALSE(d["databases"][2].HasMember("model"));
+}
+
 // What the exporter was told to expect is on /status, and says so when the size is unknown:
 // the size checks are off for this member.
 TEST(StatusDocumentTest, ExpectedCluster) {

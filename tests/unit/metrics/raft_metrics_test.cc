@@ -7,6 +7,9 @@
 #include <sstream>
 
 #include "parsers/cluster_status_parser.h"
+#include "parsers/database_model.h"
+#include "parsers/memory_usage.h"
+#include "parsers/storage_status.h"
 #include "support/exposition.h"
 #include "support/fixtures.h"
 
@@ -244,6 +247,75 @@ TEST(RaftMetricsTest, FailedReadIsUpZeroWithCountedReason) {
       0);
   EXPECT_FALSE(m.Value("ovn_raft_role").has_value());
   EXPECT_FALSE(m.Value("ovn_raft_server_info").has_value());
+}
+
+// A database without Raft, as the reader leaves it (model_reading.h): its _Server row, its
+// server's facts, cluster/status's error cleared.
+DatabaseReading WithoutRaft(const std::string& db, const std::string& model, bool connected) {
+  DatabaseReading r;
+  r.target = {db, "/x.ctl", "/x.sock", ""};
+  r.server = ServerDatabase{db, model, connected, model == "standalone", {}, {}, {}};
+  r.model = ParseDatabaseModel(model);
+  r.ovs_version = "3.1.0";
+  r.memory = ParseMemoryUsage("atoms:14 cells:20 monitors:1 n-weak-refs:0 sessions:3\n");
+  r.storage = StorageStatus{true, ""};
+  return r;
+}
+
+// Served as what it is: up, its model, its server's facts, and no Raft series (no role,
+// members, Raft backlog or quorum contact); nothing counted as an error.
+TEST(RaftMetricsTest, StandaloneAndRelayAreServedWithoutRaftSeries) {
+  Snapshot s;
+  s.taken_at = kNow;
+  s.databases = {WithoutRaft("OVN_Northbound", "standalone", true),
+                 WithoutRaft("OVN_Southbound", "relay", true),
+                 WithoutRaft("OVN_IC_Southbound", "relay", false)};
+  const auto m = Render(s);
+  for (const auto& d : s.databases) {
+    const std::map<std::string, std::string> db{{"db", d.target.name}};
+    EXPECT_EQ(m.Value("ovn_raft_up", db), 1) << d.target.name;
+    EXPECT_EQ(m.Value("ovn_raft_clustered", db), 0);
+    EXPECT_EQ(m.Value("ovn_raft_ovsdb_sessions", db), 3) << "the clients it serves";
+    EXPECT_EQ(m.Value("ovn_raft_ovsdb_server_build_info", {{"db", d.target.name}}), 1);
+    EXPECT_EQ(m.Value("ovn_raft_storage_ok", db), 1);
+    EXPECT_FALSE(m.Value("ovn_raft_connected", db)) << "no majority to be in contact with";
+    EXPECT_FALSE(m.Value("ovn_raft_backlog_bytes", db));
+    EXPECT_FALSE(m.Value("ovn_raft_database_index", db));
+    for (const auto& e : m.All("ovn_raft_exporter_errors_total")) {
+      if (e.labels.at("db") == d.target.name) {
+        EXPECT_EQ(e.value, 0) << e.labels.at("reason");
+      }
+    }
+  }
+  EXPECT_EQ(
+      m.Value("ovn_raft_database_model_info", {{"db", "OVN_Northbound"}, {"model", "standalone"}}),
+      1);
+  EXPECT_EQ(m.Value("ovn_raft_database_model_info", {{"db", "OVN_Southbound"}, {"model", "relay"}}),
+            1);
+  EXPECT_EQ(m.All("ovn_raft_database_model_info").size(), 3u);
+  EXPECT_EQ(m.Value("ovn_raft_relay_connected", {{"db", "OVN_Southbound"}}), 1);
+  EXPECT_EQ(m.Value("ovn_raft_relay_connected", {{"db", "OVN_IC_Southbound"}}), 0);
+  EXPECT_FALSE(m.Value("ovn_raft_relay_connected", {{"db", "OVN_Northbound"}}));
+  for (const char* raft : {"ovn_raft_role", "ovn_raft_status", "ovn_raft_members",
+                           "ovn_raft_server_info", "ovn_raft_term", "ovn_raft_parse_warnings"}) {
+    EXPECT_TRUE(m.All(raft).empty()) << raft;
+  }
+}
+
+// A member: its model, its quorum contact; no relay series.
+TEST(RaftMetricsTest, AMemberIsClustered) {
+  Snapshot s;
+  s.taken_at = kNow;
+  auto r = FromFixture("OVN_Northbound", "ovs-3.1.0/follower.txt");
+  r.server = ServerDatabase{"OVN_Northbound", "clustered", false, false, "c", "s", 5};
+  r.model = DatabaseModel::kClustered;
+  s.databases.push_back(r);
+  const auto m = Render(s);
+  EXPECT_EQ(
+      m.Value("ovn_raft_database_model_info", {{"db", "OVN_Northbound"}, {"model", "clustered"}}),
+      1);
+  EXPECT_EQ(m.Value("ovn_raft_connected", {{"db", "OVN_Northbound"}}), 0);
+  EXPECT_TRUE(m.All("ovn_raft_relay_connected").empty());
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -230,6 +232,46 @@ TEST(ReadCoordinatorTest, OnlyAnImpatientCallerHandsTheRoundOver) {
   ASSERT_NE(page, nullptr);
   EXPECT_TRUE(page->databases[1].up());  // a quick round is served whole
   EXPECT_NE(read.ran_on.load(), std::this_thread::get_id());
+}
+
+std::size_t Occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// What a database was found to be is said once per change, not per round; a clustered one, as
+// expected, only when it was another; and a database without Raft counts no error.
+TEST(ReadCoordinatorTest, TheModelIsLoggedOncePerChangeAndCountsNoError) {
+  const std::vector<std::optional<DatabaseModel>> models = {DatabaseModel::kClustered,
+                                                            DatabaseModel::kClustered,
+                                                            DatabaseModel::kStandalone,
+                                                            DatabaseModel::kStandalone,
+                                                            std::nullopt,
+                                                            DatabaseModel::kStandalone,
+                                                            DatabaseModel::kRelay,
+                                                            DatabaseModel::kRelay,
+                                                            DatabaseModel::kClustered};
+  std::size_t round = 0;
+  ReadCoordinator c(Whole([&] {
+                      Snapshot s;
+                      s.databases.resize(2);
+                      s.databases[0].target.name = "NB";
+                      s.databases[0].model = models[round];
+                      s.databases[1].target.name = "SB";  // clustered from the start
+                      s.databases[1].model = DatabaseModel::kClustered;
+                      ++round;
+                      return s;
+                    }),
+                    0ms);
+  ::testing::internal::CaptureStderr();
+  for (std::size_t i = 0; i < models.size(); ++i) ASSERT_NE(c.Get(1s), nullptr);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Occurrences(log, "NB is a standalone database"), 1u) << log;
+  EXPECT_EQ(Occurrences(log, "NB is a relay database"), 1u) << log;
+  EXPECT_EQ(Occurrences(log, "NB is a clustered database"), 1u) << log;  // the last change
+  EXPECT_EQ(Occurrences(log, "SB is"), 0u) << log;
+  for (const auto& [key, count] : c.errors()) EXPECT_EQ(count, 0u) << key.first << key.second;
 }
 
 }  // namespace
