@@ -163,10 +163,16 @@ fleet() {
 case "${1:-}" in
   "")
     start
-    trap 'say ""; say "Stopping the demo."; stop_all; exit 0' INT TERM
+    trap 'say ""; say "Stopping the demo."; kill "${nap:-}" 2>/dev/null; stop_all; exit 0' INT TERM
     say ""
     say "Running. Press Ctrl-C to stop."
-    while sleep 3600; do :; done ;;
+    # bash runs a trap only once its foreground command ends: a `kill PID` (not the whole
+    # group, as Ctrl-C) would wait out a foreground sleep. `wait` returns to the trap at once.
+    while :; do
+      sleep 3600 &
+      nap=$!
+      wait "$nap"
+    done ;;
   --once) start; stop_all ;;
   summary) summary ;;
   break) break_it "${2:-}" ;;

@@ -8,14 +8,17 @@
 #   - RSS after 300 concurrent scrapers and after a TLS handshake flood
 #     (scripts/abuse-benchmark.sh workers tls-handshakes)
 # Every binary is a Release build with civetweb from source (TLS), its own revision's.
+# --scrape-only: the uncached scrape alone, plain (a few minutes instead of most of an hour).
 #
-#   [SCRAPES=100000] [ROUNDS=10] [PER_ROUND=400] scripts/perf-compare.sh REV...
+#   [SCRAPES=100000] [ROUNDS=10] [PER_ROUND=400] scripts/perf-compare.sh [--scrape-only] REV...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib.sh
 . "$root/scripts/lib.sh"
 claim_ports
-[ $# -ge 1 ] || { echo "usage: perf-compare.sh REV..." >&2; exit 2; }
+scrape_only=0
+[ "${1:-}" != --scrape-only ] || { scrape_only=1; shift; }
+[ $# -ge 1 ] || { echo "usage: perf-compare.sh [--scrape-only] REV..." >&2; exit 2; }
 scrapes=${SCRAPES:-100000}
 rounds=${ROUNDS:-10}
 per_round=${PER_ROUND:-400}
@@ -73,7 +76,9 @@ stop_all() {
 mib() { awk '{printf "%.1f", $1 / 1024}'; }
 
 echo "ovsdb-server $(ovsdb-server --version | awk 'NR==1{print $NF}'), $(nproc) cores, $(date -u +%F)"
-for env in plain tcache-off; do
+envs=(plain tcache-off)
+[ "$scrape_only" = 0 ] || envs=(plain)
+for env in "${envs[@]}"; do
   if [ "$env" = plain ]; then unset GLIBC_TUNABLES; else export GLIBC_TUNABLES=glibc.malloc.tcache_count=0; fi
   echo
   echo "## $env"
@@ -81,11 +86,14 @@ for env in plain tcache-off; do
   for i in $(seq 0 $((last - 1))); do
     start "${bins[$i]}"; a=$port
     start "${bins[$last]}"; b=$port
-    ratio=$("$tools/scrape_compare" "http://127.0.0.1:$a/metrics" "http://127.0.0.1:$b/metrics" \
-      "$rounds" "$per_round" | tail -1)
-    echo "uncached scrape, this tree against ${names[$i]}: $ratio"
+    out=$("$tools/scrape_compare" "http://127.0.0.1:$a/metrics" "http://127.0.0.1:$b/metrics" \
+      "$rounds" "$per_round")
+    # Each round's medians too when the scrape is all that is asked.
+    [ "$scrape_only" = 0 ] || sed '$d' <<<"$out"
+    echo "uncached scrape, this tree against ${names[$i]}: $(tail -1 <<<"$out")"
     stop_all
   done
+  [ "$scrape_only" = 0 ] || continue
   for i in $(seq 0 "$last"); do
     start "${bins[$i]}"
     at_start=$(awk '/^VmRSS/{print $2}' "/proc/$pid/status" | mib)
