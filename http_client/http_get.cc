@@ -36,6 +36,10 @@ HttpGetResult HttpClient::Get(const std::string& url, const HttpGetOptions& opti
   HttpGetResult r;
   CURL* curl = static_cast<CURL*>(curl_);
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  // An exporter speaks HTTP: a file://, ftp:// or any other URL libcurl knows is refused with
+  // its reason, never fetched, and no redirect leads elsewhere either.
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, options.timeout_ms);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
