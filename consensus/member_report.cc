@@ -75,6 +75,7 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
     r.db = Str(db, keys::database::kName);
     r.ctl = Str(db, keys::database::kCtl);
     r.ovs_version = Str(db, keys::database::kOvsVersion);
+    r.model = ParseDatabaseModel(Str(db, keys::database::kModel));
     r.up = db.HasMember(keys::database::kUp) && db[keys::database::kUp].IsBool() &&
            db[keys::database::kUp].GetBool();
     if (db.HasMember(keys::database::kError) && db[keys::database::kError].IsObject())
@@ -130,6 +131,10 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
     out.push_back(std::move(r));
   }
   return out;
+}
+
+bool ServedWithoutRaft(const MemberReport& m) {
+  return !m.up && m.model && *m.model != DatabaseModel::kClustered;
 }
 
 ExpectedCluster ExpectedOf(const ExpectedCluster& given, const std::vector<MemberReport>& members) {

@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "consensus/expected_cluster.h"
+#include "parsers/database_model.h"
 
 namespace ovn_raft {
 
@@ -22,6 +23,9 @@ struct MemberReport {
   std::string ctl;  // its unixctl socket, as the exporter reads it
   bool up = false;
   std::string error;  // when !up
+  // What the database is, when its exporter says (older exporters do not): a standalone or
+  // relay database has no Raft status, so `up` is false for it even when it was read.
+  std::optional<DatabaseModel> model;
   std::string cluster_id, server_id, address, status, role, leader;
   std::string ovs_version;  // its ovsdb-server's Open vSwitch release; "" when unknown
   std::optional<std::uint64_t> term;
@@ -40,6 +44,11 @@ struct MemberReport {
   // exporter that does not say).
   ExpectedCluster expected;
 };
+
+// Whether `m` is a database its exporter serves without Raft (standalone, or a relay that
+// follows another server's database): a member of no cluster, so neither a vote in the
+// analysis nor a member down.
+bool ServedWithoutRaft(const MemberReport& m);
 
 // Bounds on what one /status may list: an exporter reads a few databases, and a cluster's
 // membership is refused by the exporter well below this (--ovsdb.max-members).

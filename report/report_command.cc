@@ -23,6 +23,7 @@
 #include "report/kick_evidence.h"
 #include "report/member_attention.h"
 #include "report/password_file.h"
+#include "report/served_without_raft.h"
 #include "report/terminal_text.h"
 #include "report/trusted_reports.h"
 
@@ -297,7 +298,8 @@ const std::vector<ManEntry>& ExitStatuses() {
       {std::to_string(kExitHealthy),
        "every exporter answered, every URL is trusted, every cluster is healthy"},
       {std::to_string(kExitNeedsAttention),
-       "a cluster needs attention, or an exporter could not be read"},
+       "a cluster needs attention, an exporter or database could not be read, or a relay "
+       "database is not connected to its source"},
       {std::to_string(kExitBadFlags), "bad flags, or a TLS or password file that cannot be used"},
       {std::to_string(kExitUntrusted),
        "a URL is untrusted (an UNTRUSTED: line says why): not counted"},
@@ -370,11 +372,21 @@ bool FetchAll(const std::vector<std::string>& urls, const HttpGetOptions& option
   return all;
 }
 
-// One line per member: what its exporter read.
+// One line per member: what its exporter read ("=" for a database served without Raft, "?" for
+// one that could not be read).
 void PrintMembers(const std::vector<MemberReport>& members) {
-  std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s %s\n", "member", "address", "status",
-              "role", "term", "leader", "members", "connected", "release");
+  // The columns are a Raft member's: a database served without Raft alone has none of them.
+  bool any_raft = false;
+  for (const auto& m : members) any_raft = any_raft || !ServedWithoutRaft(m);
+  if (any_raft) {
+    std::printf("  %-6s %-24s %-14s %-9s %5s %-7s %7s %-9s %s\n", "member", "address", "status",
+                "role", "term", "leader", "members", "connected", "release");
+  }
   for (const auto& m : members) {
+    if (ServedWithoutRaft(m)) {
+      std::printf("  %-6s %s: %s\n", "=", m.source.c_str(), DescribeWithoutRaft(m).line.c_str());
+      continue;
+    }
     if (!m.up) {
       std::printf("  %-6s %s: %s\n", "?", m.source.c_str(), Or(m.error, "down").c_str());
       continue;
@@ -390,9 +402,19 @@ void PrintMembers(const std::vector<MemberReport>& members) {
 // The report of one database; true when nothing needs attention.
 bool ReportDatabase(const std::string& db, const TrustedDatabase& trusted,
                     const ExpectedCluster& expected) {
-  const auto& members = trusted.members;
   std::printf("\n%s\n", db.c_str());
-  PrintMembers(members);
+  PrintMembers(trusted.members);
+  // A standalone or relay database is a member of no cluster: the analysis below is of the
+  // Raft members alone, and what the others need is judged on their own.
+  std::vector<MemberReport> members;
+  std::vector<std::string> without_raft_problems;
+  for (const auto& m : trusted.members) {
+    if (!ServedWithoutRaft(m)) {
+      members.push_back(m);
+    } else if (auto problem = DescribeWithoutRaft(m).problem) {
+      without_raft_problems.push_back(std::move(*problem));
+    }
+  }
   for (const auto& u : trusted.untrusted) {
     std::printf("  UNTRUSTED: %s: %s; its entries are not counted%s%s\n", u.url.c_str(),
                 u.reason.c_str(), u.claimed.empty() ? "" : " (it claims ",
@@ -402,6 +424,11 @@ bool ReportDatabase(const std::string& db, const TrustedDatabase& trusted,
   // unhealthy, but worth a line once it is.
   if (const std::string mixed = MixedReleases(members); !mixed.empty()) {
     std::printf("  mixed Open vSwitch releases: %s\n", mixed.c_str());
+  }
+  // Nothing of a cluster to check where no URL reads a Raft member (a standalone NB or SB).
+  if (members.empty() && trusted.untrusted.empty()) {
+    for (const auto& p : without_raft_problems) std::printf("  needs attention: %s\n", p.c_str());
+    return without_raft_problems.empty();
   }
   const ExpectedCluster size = ExpectedOf(expected, members);
   if (size.size() == 0) {
@@ -419,6 +446,7 @@ bool ReportDatabase(const std::string& db, const TrustedDatabase& trusted,
                    !trusted.cluster_id.empty() && c.cluster_id == trusted.cluster_id);
   }
   auto problems = DatabaseProblems(members, clusters);
+  problems.insert(problems.end(), without_raft_problems.begin(), without_raft_problems.end());
   if (clusters.empty() && trusted.untrusted.empty()) {
     bool any_up = false;
     for (const auto& m : members) any_up = any_up || m.up;

@@ -1,7 +1,8 @@
 // ovn-raft-report against the real exporters of a real 3-member cluster, with one lying URL
 // beside them (a fake: a real exporter cannot be made to lie), and with a member cut off by
 // the firewall. What a URL says counts for its own member only; a kick rests on the leader's
-// own word; every member that needs attention gets a line of its own.
+// own word; every member that needs attention gets a line of its own. A standalone database
+// (Kube-OVN's single mode) and a relay are shown as what they are, never as members down.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -17,6 +18,8 @@
 #include "support/exporter_process.h"
 #include "support/fake_http_server.h"
 #include "support/report_process.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
 #include "support/test_paths.h"
 
 namespace ovn_raft {
@@ -221,6 +224,89 @@ TEST(ReportIntegrationTest, ACutOffMemberIsNamedOnItsOwnAttentionLine) {
     const std::string healthy = t.cluster().ServerId(other, "nb");
     EXPECT_EQ(r.out.find("    attention: " + healthy + " "), std::string::npos) << healthy;
   }
+}
+
+// A detached ovsdb-server serving a standalone database made by `ovsdb-tool create` on
+// DIR/NAME.ctl and DIR/NAME.sock; killed at the end.
+class StandaloneServer {
+ public:
+  StandaloneServer(const testing::TempDir& dir, const std::string& name, const std::string& schema)
+      : pidfile_(dir / (name + ".pid")),
+        ctl_(dir / (name + ".ctl")),
+        sock_(dir / (name + ".sock")) {
+    const std::string ovs = "${OVS_BIN_DIR:+$OVS_BIN_DIR/}";
+    const std::string db = dir / (name + ".db");
+    int exit = 0;
+    const std::string out = testing::Shell(
+        ovs + "ovsdb-tool create " + db + " " + schema + " && " + ovs +
+            "ovsdb-server --detach --no-chdir --pidfile=" + pidfile_ + " --unixctl=" + ctl_ +
+            " --remote=punix:" + sock_ + " --log-file=" + (dir / (name + ".log")) + " " + db,
+        &exit);
+    if (exit != 0) ADD_FAILURE() << "ovsdb-server " << db << ": " << out;
+  }
+  ~StandaloneServer() { testing::Shell("kill $(cat " + pidfile_ + ") 2>/dev/null"); }
+  StandaloneServer(const StandaloneServer&) = delete;
+  StandaloneServer& operator=(const StandaloneServer&) = delete;
+
+  std::string Flag(const std::string& db) const {
+    return "--ovsdb.database=" + db + "=" + ctl_ + "," + sock_;
+  }
+
+ private:
+  std::string pidfile_, ctl_, sock_;
+};
+
+// Kube-OVN's single mode: NB and SB standalone. Once printed as "? URL: down" and exit 1; now
+// each is a line saying what it is, no cluster analysis, and exit 0.
+TEST(ReportIntegrationTest, StandaloneDatabasesAreNoClusterAndHealthy) {
+  if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
+  const testing::TempDir dir("ovn-raft-report-standalone");
+  const StandaloneServer nb(dir, "nb", "/usr/share/ovn/ovn-nb.ovsschema");
+  const StandaloneServer sb(dir, "sb", "/usr/share/ovn/ovn-sb.ovsschema");
+  ExporterProcess e(
+      {nb.Flag("OVN_Northbound"), sb.Flag("OVN_Southbound"), "--ovsdb.min-interval=0"});
+  const std::string url = e.Url("");
+  const auto r = RunReport({url});
+  SCOPED_TRACE(r.out);
+  std::printf("[ scenario ] standalone NB and SB: exit %d\n%s", r.exit, r.out.c_str());
+  EXPECT_EQ(r.exit, 0);
+  for (const std::string db : {"OVN_Northbound", "OVN_Southbound"}) {
+    EXPECT_NE(r.out.find(db + "\n  =      " + url + ": standalone database, no Raft cluster\n"),
+              std::string::npos)
+        << db;
+  }
+  EXPECT_EQ(r.out.find("down"), std::string::npos);
+  EXPECT_EQ(r.out.find("needs attention"), std::string::npos);
+  EXPECT_EQ(r.out.find("size checks off"), std::string::npos);
+  EXPECT_EQ(r.out.find("verdict"), std::string::npos);
+}
+
+// A relay cut off from its source serves stale data and forwards no writes: it needs attention
+// (exit 1); a connected one does not. Relays are served by a fake: the real one, in front of a
+// real cluster, is read in database_model_integration_test.cc.
+TEST(ReportIntegrationTest, ARelayNeedsAttentionOnlyWhenCutOffFromItsSource) {
+  if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
+  const auto relay = [](bool connected) {
+    return std::string(R"({"databases":[{"name":"OVN_Southbound","up":false,"model":"relay",)") +
+           R"("server":{"model":"relay","connected":)" + (connected ? "true" : "false") +
+           R"(,"leader":false}}]})";
+  };
+  FakeHttpServer up(relay(true));
+  const auto fine = RunReport({up.Url()});
+  EXPECT_EQ(fine.exit, 0) << fine.out;
+  EXPECT_NE(fine.out.find(up.Url() + ": relay database, connected to its source"),
+            std::string::npos)
+      << fine.out;
+  FakeHttpServer cut(relay(false));
+  const auto r = RunReport({cut.Url()});
+  std::printf("[ scenario ] a relay cut off from its source: exit %d\n%s", r.exit, r.out.c_str());
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find(cut.Url() + ": relay database, NOT connected to its source"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("needs attention: " + cut.Url() + " serves it as a relay not connected"),
+            std::string::npos)
+      << r.out;
 }
 
 }  // namespace

@@ -66,5 +66,36 @@ TEST(MemberReportTest, AStatusListingTooMuchIsRefused) {
   EXPECT_NE(big.value()[0].error.find("more than 1024 members"), std::string::npos);
 }
 
+// A standalone or relay database has no Raft status, so `up` is false for it; `model` says it
+// was read as what it is, and a relay's `connected` is its contact with its source. An older
+// exporter's entry, without `model`, is a Raft member's as before.
+TEST(MemberReportTest, ADatabaseWithoutRaftIsKnownByItsModel) {
+  const auto dbs = DecodeStatusJson(
+      R"({"databases":[
+        {"name":"OVN_Northbound","up":false,"model":"standalone","ovs_version":"3.5.0",
+         "server":{"model":"standalone","connected":true,"leader":true}},
+        {"name":"OVN_Southbound","up":false,"model":"relay",
+         "server":{"model":"relay","connected":false,"leader":false}},
+        {"name":"OVN_IC_Northbound","up":false,"model":"standalone",
+         "error":{"reason":"timeout","message":"no reply within 1s"}},
+        {"name":"OVN_IC_Southbound","up":false,"model":"clustered",
+         "error":{"reason":"socket_missing","message":"no socket"}},
+        {"name":"Other","up":false,"error":{"reason":"timeout","message":"no reply"}}]})",
+      "http://a:10476");
+  ASSERT_TRUE(dbs);
+  const auto& r = dbs.value();
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0].model, DatabaseModel::kStandalone);
+  EXPECT_TRUE(ServedWithoutRaft(r[0]));
+  EXPECT_EQ(r[1].model, DatabaseModel::kRelay);
+  EXPECT_EQ(r[1].connected, false);
+  EXPECT_TRUE(ServedWithoutRaft(r[1]));
+  EXPECT_TRUE(ServedWithoutRaft(r[2]));  // without Raft, though not read
+  EXPECT_EQ(r[2].error, "no reply within 1s");
+  EXPECT_FALSE(ServedWithoutRaft(r[3]));  // a clustered database down stays down
+  EXPECT_FALSE(r[4].model);
+  EXPECT_FALSE(ServedWithoutRaft(r[4]));  // an older exporter: as before
+}
+
 }  // namespace
 }  // namespace ovn_raft

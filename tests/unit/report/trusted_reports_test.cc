@@ -5,6 +5,7 @@
 
 #include "report/kick_evidence.h"
 #include "report/member_attention.h"
+#include "report/served_without_raft.h"
 
 namespace ovn_raft {
 namespace {
@@ -163,6 +164,63 @@ TEST(MemberAttentionTest, EachMemberThatNeedsAttentionIsNamedWithWhatItIs) {
   auto healthy = SortByTrust(Honest()).at("OVN_Northbound").members;
   const auto fine = AnalyzeConsensus(healthy, {3, {}});
   EXPECT_TRUE(MembersNeedingAttention(fine[0], healthy).empty());
+}
+
+// A standalone database and a connected relay are what they should be: no problem. A relay cut
+// off from its source, or a database its exporter could not read, needs attention.
+TEST(ServedWithoutRaftTest, EachModelIsSaidAsWhatItIs) {
+  const auto decoded = DecodeStatusJson(
+      R"({"databases":[
+        {"name":"OVN_Northbound","up":false,"model":"standalone",
+         "server":{"model":"standalone","connected":true,"leader":true}},
+        {"name":"OVN_Southbound","up":false,"model":"relay",
+         "server":{"model":"relay","connected":true,"leader":false}},
+        {"name":"OVN_IC_Northbound","up":false,"model":"relay",
+         "server":{"model":"relay","connected":false,"leader":false}},
+        {"name":"OVN_IC_Southbound","up":false,"model":"standalone",
+         "error":{"reason":"timeout","message":"no reply within 1s"}}]})",
+      "http://a:10476");
+  ASSERT_TRUE(decoded);
+  const auto& r = decoded.value();
+  ASSERT_EQ(r.size(), 4u);
+  const auto standalone = DescribeWithoutRaft(r[0]);
+  EXPECT_EQ(standalone.line, "standalone database, no Raft cluster");
+  EXPECT_FALSE(standalone.problem);
+  const auto relay = DescribeWithoutRaft(r[1]);
+  EXPECT_EQ(relay.line, "relay database, connected to its source");
+  EXPECT_FALSE(relay.problem);
+  const auto cut_off = DescribeWithoutRaft(r[2]);
+  EXPECT_EQ(cut_off.line, "relay database, NOT connected to its source");
+  ASSERT_TRUE(cut_off.problem);
+  EXPECT_NE(cut_off.problem->find("http://a:10476 serves it as a relay not connected"),
+            std::string::npos)
+      << *cut_off.problem;
+  const auto unread = DescribeWithoutRaft(r[3]);
+  EXPECT_EQ(unread.line, "standalone database, not read: no reply within 1s");
+  EXPECT_EQ(unread.problem, "http://a:10476 cannot read it: no reply within 1s");
+}
+
+// Beside a cluster, a relay of the same database is shown, never counted as a member.
+TEST(ServedWithoutRaftTest, ARelayBesideAClusterIsNoVote) {
+  auto statuses = Honest();
+  MemberReport relay;
+  relay.source = "http://r";
+  relay.db = "OVN_Northbound";
+  relay.model = DatabaseModel::kRelay;
+  relay.connected = true;
+  statuses.push_back({"http://r", {relay}});
+  const auto db = SortByTrust(statuses).at("OVN_Northbound");
+  EXPECT_TRUE(db.untrusted.empty());
+  EXPECT_EQ(db.cluster_id, "c1");
+  ASSERT_EQ(db.members.size(), 4u);
+  std::vector<MemberReport> raft;
+  for (const auto& m : db.members) {
+    if (!ServedWithoutRaft(m)) raft.push_back(m);
+  }
+  ASSERT_EQ(raft.size(), 3u);
+  const auto clusters = AnalyzeConsensus(raft, {3, {}});
+  ASSERT_EQ(clusters.size(), 1u);
+  EXPECT_TRUE(DatabaseProblems(raft, clusters).empty());
 }
 
 }  // namespace
