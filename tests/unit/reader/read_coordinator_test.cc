@@ -112,22 +112,31 @@ namespace {
 // and every later scrape would wait for it forever.
 TEST(ReadCoordinatorTest, AReadThatThrowsEndsItsRound) {
   std::atomic<int> calls{0};
+  std::atomic<bool> waiter_asking{false};
   ReadCoordinator c(Whole([&]() -> Snapshot {
                       if (++calls == 1) {
-                        std::this_thread::sleep_for(100ms);
+                        // Fails once the waiter is asking: on a loaded machine a fixed head
+                        // start would let it come after the round and start one of its own.
+                        while (!waiter_asking) std::this_thread::sleep_for(1ms);
+                        std::this_thread::sleep_for(300ms);
                         throw std::bad_alloc();
                       }
                       return Snapshot{};
                     }),
                     0ms);
   std::shared_ptr<const Snapshot> waited = std::make_shared<const Snapshot>();
-  std::thread first([&] { EXPECT_THROW(c.Get(1s), std::bad_alloc); });
-  std::this_thread::sleep_for(20ms);
-  const auto start = std::chrono::steady_clock::now();
-  std::thread waiter([&] { waited = c.Get(1s); });  // joins the failing round
+  std::thread first([&] { EXPECT_THROW(c.Get(30s), std::bad_alloc); });
+  while (calls == 0) std::this_thread::sleep_for(1ms);  // the first caller's round is reading
+  std::chrono::steady_clock::duration took{};
+  std::thread waiter([&] {
+    waiter_asking = true;
+    const auto start = std::chrono::steady_clock::now();
+    waited = c.Get(10s);  // joins the failing round
+    took = std::chrono::steady_clock::now() - start;
+  });
   first.join();
   waiter.join();
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
+  EXPECT_LT(took, 5s);            // woken when the round ended, not at its own deadline
   EXPECT_EQ(waited, nullptr);     // the round ended with no snapshot, and no earlier one exists
   EXPECT_NE(c.Get(1s), nullptr);  // the next scrape reads again
   EXPECT_EQ(calls, 2);
