@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -107,6 +108,11 @@ std::optional<ProcStat> ParseProcStat(std::string_view stat, long ticks_per_seco
 
 std::vector<prometheus::MetricFamily> CollectProcessMetrics() {
   FamilyBuilder b;
+  const std::chrono::duration<double> now = std::chrono::system_clock::now().time_since_epoch();
+  b.Gauge("ovn_raft_exporter_time_seconds",
+          "The exporter's wall clock at this scrape (Unix time): the clock behind every "
+          "*_timestamp_seconds series of the page.",
+          {}, now.count());
   static const double boot_time = BootTime();
   static const long ticks_per_second = sysconf(_SC_CLK_TCK), page_size = sysconf(_SC_PAGESIZE);
   ProcSelf& self = ProcSelf::Instance();

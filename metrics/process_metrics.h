@@ -1,7 +1,7 @@
 #pragma once
 
 // The standard process_* metrics of Prometheus client libraries, read from /proc (prometheus-cpp
-// has none). Reading is the I/O edge; ParseProcStat is pure.
+// has none), and the exporter's wall clock. Reading is the I/O edge; ParseProcStat is pure.
 
 #include <optional>
 #include <string_view>
@@ -22,7 +22,9 @@ struct ProcStat {
 std::optional<ProcStat> ParseProcStat(std::string_view stat, long ticks_per_second, long page_size,
                                       double boot_time);
 
-// Fresh families with process_cpu_seconds_total, process_resident_memory_bytes,
+// Fresh families with ovn_raft_exporter_time_seconds (the wall clock now, as node_exporter's
+// node_time_seconds: rules take ages of the page's timestamps against it, so that a clock set
+// wrong or stepped cancels out), process_cpu_seconds_total, process_resident_memory_bytes,
 // process_virtual_memory_bytes, process_start_time_seconds, process_open_fds, process_max_fds.
 std::vector<prometheus::MetricFamily> CollectProcessMetrics();
 

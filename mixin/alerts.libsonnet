@@ -145,6 +145,27 @@
             },
           },
           {
+            // Clients (ovn-controller, ovn-northd) refuse every member of the database as stale
+            // until reset: critical. A rebuild (a new cluster ID, the old one gone: two at once is
+            // OVNRaftClusterIDSplit), or a restore of older files (the same cluster ID; named per
+            // member, while the cluster's highest index went back too).
+            alert: 'OVNRaftClusterRecreated',
+            expr: |||
+              ovn_raft_cluster:previous_cluster_ahead:entries
+              or
+              (
+                ovn_raft_instance:database_index_regression:entries
+                  and on (%(cluster)s) ovn_raft_cluster:database_index_regression:entries
+              )
+            ||| % $._config.labels,
+            'for': $._config.recreatedClusterFor,
+            labels: { severity: 'critical' },
+            annotations: {
+              summary: 'The index of an OVN database went back: its clients refuse it as stale until reset.',
+              description: '{{ if $labels.previous_cluster_id }}{{ $labels.db }} in $DEPLOYMENT was rebuilt: cluster {{ $labels.previous_cluster_id }} is gone, cluster {{ $labels.cluster_id }} serves it {{ $value | printf "%.0f" }} entries below the old one\'s highest index.{{ else }}The applied index of {{ $labels.db }} at {{ $labels.instance }} (member {{ $labels.server_id }}, cluster {{ $labels.cluster_id }}, $DEPLOYMENT) went back by {{ $value | printf "%.0f" }} entries, and so did the cluster\'s highest: the database was restored from an older copy.{{ end }} Clients that read the higher index refuse every member ("clustered database server has stale data") until it passes that index or they are reset: {{ if eq $labels.db "OVN_Southbound" }}ovn-appctl -t ovn-controller sb-cluster-state-reset on every chassis, and ovn-appctl -t ovn-northd sb-cluster-state-reset{{ else if eq $labels.db "OVN_Northbound" }}ovn-appctl -t ovn-northd nb-cluster-state-reset{{ else }}restart ovn-ic{{ end }}.',
+            },
+          },
+          {
             alert: 'OVNRaftMembershipViewsDisagree',
             expr: "ovn_raft_cluster:views:count > 1" % $._config.labels,
             'for': '10m',
@@ -360,11 +381,23 @@
           {
             // A member that knows no leader and keeps starting elections: cut off from its
             // peers, or the rest of the cluster is down. Resolves as soon as it follows a leader.
+            // Its last election's age is taken by its exporter's own clock (of the same scrape),
+            // which a clock set wrong does not fool; an exporter without it, against time().
             alert: 'OVNRaftMemberCampaigning',
             expr: |||
               (ovn_raft_has_leader{%(selector)s} == 0)
                 * on (%(member)s) group_left (server_id, address) ovn_raft_server_info{%(selector)s}
-                and on (%(member)s) (time() - ovn_raft_last_election_started_timestamp_seconds{%(selector)s} < 60)
+                and on (%(member)s)
+              (
+                (
+                  ovn_raft_exporter_time_seconds{%(selector)s}
+                    - on (%(exporter)s) group_right
+                  ovn_raft_last_election_started_timestamp_seconds{%(selector)s}
+                  or
+                  time() - ovn_raft_last_election_started_timestamp_seconds{%(selector)s}
+                )
+                  < 60
+              )
             ||| % $._config.labels,
             'for': '5m',
             labels: { severity: 'warning' },
@@ -536,6 +569,25 @@
             annotations: {
               summary: "The exporter meets cluster/status lines it does not understand.",
               description: "{{ $labels.instance }} skips {{ $value }} lines of the cluster/status of {{ $labels.db }}; a newer OVS may print new facts. See /status and report it.",
+            },
+          },
+          {
+            // An exporter whose wall clock differs from Prometheus' by more than a read and a
+            // scrape take: its own time against the time of the scrape that carried it. The rules
+            // take every age against the exporter's own clock and stay right; the raw
+            // *_timestamp_seconds series do not, and neither does what else reads that host's
+            // clock (its logs, TLS certificates' validity).
+            alert: 'OVNRaftExporterClockSkew',
+            expr: |||
+              ovn_raft_exporter_time_seconds{%(selector)s} - timestamp(ovn_raft_exporter_time_seconds{%(selector)s}) > %(exporterClockSkewSeconds)s
+                or
+              ovn_raft_exporter_time_seconds{%(selector)s} - timestamp(ovn_raft_exporter_time_seconds{%(selector)s}) < -%(exporterClockSkewSeconds)s
+            ||| % $._config.labels,
+            'for': $._config.exporterClockSkewFor,
+            labels: { severity: 'info' },
+            annotations: {
+              summary: "An exporter's clock differs from Prometheus' clock.",
+              description: "The wall clock of {{ $labels.instance }} is {{ printf \"%%.0f\" $value }} s off Prometheus' clock (ahead when positive, behind when negative) for %(exporterClockSkewFor)s: its *_timestamp_seconds series read that far off on dashboards and wherever they are read raw. The rules and alerts take ages against the exporter's own clock and are not fooled. Set the host's time right (NTP, chrony), or Prometheus' if every exporter is off alike." % $._config,
             },
           },
         ],

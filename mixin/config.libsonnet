@@ -115,6 +115,20 @@ local rangeOf(d) =
     // standalone); the alert clears a window after the last clustered reading.
     noLongerClusteredWindow: '1h',
     noLongerClusteredFor: '5m',
+    // OVNRaftClusterRecreated: the highest applied index (_Server's index) of a deployment's
+    // database went back by more than recreatedIndexEntries, within recreatedClusterWindow of
+    // the higher one: under a new cluster ID (the old one gone: the database was rebuilt) or the
+    // same (restored from an older copy). Clients keep the highest index they have read and
+    // refuse a server below it ("stale data") until reset or until the index passes it. The
+    // alert clears when the index passes the old one, or a window after the old one was read.
+    recreatedClusterWindow: '1h',
+    recreatedClusterFor: '5m',
+    recreatedIndexEntries: 100,
+    // OVNRaftExporterClockSkew: an exporter's own time (ovn_raft_exporter_time_seconds) more
+    // than this many seconds off the time of its scrape, for exporterClockSkewFor. A page is
+    // rendered after its read, within the scrape timeout: its time leads the scrape's by that.
+    exporterClockSkewSeconds: 30,
+    exporterClockSkewFor: '10m',
     // The evaluation interval of both rule groups; '' keeps Prometheus' global one. Keep it at
     // most 1m: stale candidates must have been named a minute before (offset 1m).
     ruleGroupInterval: '',
@@ -129,6 +143,8 @@ local rangeOf(d) =
       deploymentDb: std.join(', ', $._config.deploymentLabels + ['db']),
       cluster: std.join(', ', $._config.deploymentLabels + ['db', 'cluster_id']),
       member: std.join(', ', $._config.deploymentLabels + $._config.memberLabels),
+      // One exporter's own series (ovn_raft_exporter_time_seconds): the member labels but db.
+      exporter: std.join(', ', $._config.deploymentLabels + [l for l in $._config.memberLabels if l != 'db']),
       // Drops the series of members in failure mode: their role and leader are frozen.
       unlessFailed: 'unless on (%s) ovn_raft_instance:storage_failed:info{reason="io_error"}' % self.member,
       // The recorded table of member IDs and addresses the member rules share (rules.libsonnet).
@@ -143,6 +159,7 @@ local rangeOf(d) =
       filesystemPredictWindow: $._config.filesystemPredictWindow,
       filesystemAlmostFullPercent: $._config.filesystemAlmostFullPercent,
       logCompactionOverdueSeconds: $._config.logCompactionOverdueSeconds,
+      exporterClockSkewSeconds: $._config.exporterClockSkewSeconds,
       leaderChangesThreshold: $._config.leaderChangesThreshold,
       leaderChangesWindow: $._config.leaderChangesWindow,
       slowMemberWindow: $._config.slowMemberWindow,
@@ -151,6 +168,7 @@ local rangeOf(d) =
       leadershipTransfersThreshold: $._config.leadershipTransfersThreshold,
       leadershipTransfersWindow: $._config.leadershipTransfersWindow,
       noLongerClusteredWindow: $._config.noLongerClusteredWindow,
+      recreatedIndexEntries: $._config.recreatedIndexEntries,
       // Exporter targets whose database is not clustered (standalone, relay: `_Server` says so),
       // to leave out of the rules about Raft clusters: their --cluster.* flags describe no
       // cluster. A target that has not read its database yet is not left out.
@@ -161,6 +179,7 @@ local rangeOf(d) =
       leadershipTransfersRange: rangeOf($._config.leadershipTransfersWindow),
       filesystemPredictRange: rangeOf($._config.filesystemPredictWindow),
       noLongerClusteredRange: rangeOf($._config.noLongerClusteredWindow),
+      recreatedClusterRange: rangeOf($._config.recreatedClusterWindow),
       notCatchingUpRange: rangeOf('2m'),
       backlogTrendRange: rangeOf('10m'),
       // The windows in seconds, for a comparison with time().

@@ -250,7 +250,10 @@ local dashboard(uid, title, description, variables, panels, tags, refresh) = {
         series('Time without log compaction',
                'At least how long each member has gone without compacting its log (as its exporter saw), against the point past which it always would (OVNRaftLogNotCompacted).',
                's', [
-                 q('(time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%s})' % msel + join, '{{server_id}}'),
+                 // By the exporter's own clock (of the same scrape), which a clock set wrong
+                 // does not fool; an exporter without it, against time().
+                 q('(ovn_raft_exporter_time_seconds{%s} - on (%s) group_right ovn_raft_log_uncompacted_since_timestamp_seconds{%s} or time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%s})'
+                   % [sel, cfg.labels.exporter, msel, msel] + join, '{{server_id}}'),
                  q('vector(%d)' % cfg.logCompactionOverdueSeconds, 'compaction overdue'),
                ], 0, 88, 12, 8),
         series('Clients per member', "Client sessions (ovn-controllers, northd, the CMS; the exporter's own database connection is one) and the monitors they hold, per member (memory/show).",

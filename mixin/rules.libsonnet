@@ -756,7 +756,11 @@
             // process look like this; the member's own status stays healthy. Empty while the
             // leader hears every member. Left out: a member that (re)started, as its exporter saw
             // it, after the leader last heard from it, for memberRejoinSeconds: it is rejoining,
-            // and the leader's word may come from a scrape taken before it was back.
+            // and the leader's word may come from a scrape taken before it was back. Its start is
+            // taken onto Prometheus' clock, as its age at the scrape by its exporter's own clock
+            // (ovn_raft_exporter_time_seconds of the same scrape): an exporter whose clock is set
+            // wrong makes no member look just started. An exporter without that clock is read
+            // as it is.
             record: 'ovn_raft_cluster_member:unheard:info',
             expr: |||
               max by (%(cluster)s, server_id, host, reason) (
@@ -782,7 +786,18 @@
                 )
                   < on (%(cluster)s, server_id) group_left
                 max by (%(cluster)s, server_id) (
-                  (ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s} > time() - %(memberRejoinSeconds)d)
+                  (
+                    (
+                      ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
+                        - on (%(exporter)s) group_left
+                      ovn_raft_exporter_time_seconds{%(selector)s}
+                        + on (%(exporter)s) group_left
+                      timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                      or
+                      ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
+                    )
+                      > time() - %(memberRejoinSeconds)d
+                  )
                     * on (%(member)s) group_left (cluster_id, server_id)
                   ovn_raft_instance:server_info:max
                 )
@@ -825,7 +840,11 @@
           {
             // When each member last started an election on a leadership transfer (a leader hands
             // over leadership before it writes a snapshot, or when it shuts down or leaves): its
-            // exporter's timestamp, kept at the value first recorded for that election while new
+            // exporter's timestamp taken onto Prometheus' clock (less the exporter's own time and
+            // plus the time of the same scrape: "ms ago" as the exporter read it, so that an
+            // exporter restarted with its clock set wrong, or a step of its clock, is no new
+            // election; an exporter without that clock is read as it is), kept at the value
+            // first recorded for that election while new
             // readings stay within 30 s of it (the timestamp is computed from "ms ago" at each
             // read and moves with the read's latency), also across a failed scrape or an
             // exporter restart within leadershipTransfersWindow, so that changes() counts
@@ -837,7 +856,15 @@
                   and on (%(cluster)s, server_id)
                 abs(
                   max by (%(cluster)s, server_id, host) (
-                    ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                    (
+                      ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                        - on (%(exporter)s) group_left
+                      ovn_raft_exporter_time_seconds{%(selector)s}
+                        + on (%(exporter)s) group_left
+                      timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                      or
+                      ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                    )
                       * on (%(member)s) group_left (cluster_id, server_id, host)
                     ovn_raft_instance:server_info:max
                   )
@@ -847,7 +874,15 @@
               )
               or
               max by (%(cluster)s, server_id, host) (
-                ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                (
+                  ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                    - on (%(exporter)s) group_left
+                  ovn_raft_exporter_time_seconds{%(selector)s}
+                    + on (%(exporter)s) group_left
+                  timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                  or
+                  ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
+                )
                   * on (%(member)s) group_left (cluster_id, server_id, host)
                 ovn_raft_instance:server_info:max
               )
@@ -922,11 +957,24 @@
             // Members whose log has held entries for longer without compaction than
             // ovsdb-server ever lets it (logCompactionOverdueSeconds), with how long, as their
             // exporter saw it (OVNRaftLogNotCompacted; the exporter restarts the clock while the
-            // log is empty). Empty while every log compacts in time.
+            // log is empty), by the exporter's own clock as the unheard members' start above.
+            // Empty while every log compacts in time.
             record: 'ovn_raft_cluster_member:log_compaction_overdue:seconds',
             expr: |||
               max by (%(cluster)s, server_id, host) (
-                (time() - ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s} > %(logCompactionOverdueSeconds)s)
+                (
+                  time()
+                    - (
+                      ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s}
+                        - on (%(exporter)s) group_left
+                      ovn_raft_exporter_time_seconds{%(selector)s}
+                        + on (%(exporter)s) group_left
+                      timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                      or
+                      ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s}
+                    )
+                    > %(logCompactionOverdueSeconds)s
+                )
                   * on (%(member)s) group_left (cluster_id, server_id, host)
                 ovn_raft_instance:server_info:max
               )
@@ -940,6 +988,73 @@
                   * on (%(member)s) group_left (cluster_id)
                 ovn_raft_instance:server_info:max
               )
+            ||| % $._config.labels,
+          },
+          {
+            // Each member's applied index (_Server's index: what clients compare with the highest
+            // index they have read), under its cluster and server ID: a member re-created with a
+            // new database is a new series, its low index no step back of the old one's.
+            record: 'ovn_raft_instance:database_index:max',
+            expr: |||
+              max by (%(member)s, cluster_id, server_id) (
+                ovn_raft_database_index{%(selector)s}
+                  * on (%(member)s) group_left (cluster_id, server_id)
+                ovn_raft_instance:server_info:max
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // The highest applied index of each cluster: the highest a client of it can have read.
+            record: 'ovn_raft_cluster:database_index:max',
+            expr: 'max by (%(cluster)s) (ovn_raft_instance:database_index:max)' % $._config.labels,
+          },
+          {
+            // How far each member's applied index is below its own highest within the window, when
+            // by more than recreatedIndexEntries: the index never goes back in service (compaction
+            // keeps it, a restart reads it back), a restore of an older copy does.
+            record: 'ovn_raft_instance:database_index_regression:entries',
+            expr: |||
+              max_over_time(ovn_raft_instance:database_index:max[%(recreatedClusterRange)s])
+                - ovn_raft_instance:database_index:max
+              > %(recreatedIndexEntries)s
+            ||| % $._config.labels,
+          },
+          {
+            // The same for each cluster's highest index: its clients refuse every member.
+            record: 'ovn_raft_cluster:database_index_regression:entries',
+            expr: |||
+              max_over_time(ovn_raft_cluster:database_index:max[%(recreatedClusterRange)s])
+                - ovn_raft_cluster:database_index:max
+              > %(recreatedIndexEntries)s
+            ||| % $._config.labels,
+          },
+          {
+            // A database rebuilt under a new cluster ID: a cluster ID read within the window
+            // (previous_cluster_id) that no member reports any more, while the deployment's
+            // members all report one other (two at once: OVNRaftClusterIDSplit), and the gone
+            // cluster's highest index is above the new one's by more than recreatedIndexEntries
+            // (the value): its clients refuse the new cluster. Not a split-off member's fresh
+            // cluster given up for the majority's: the majority's index is the higher. The
+            // identities last reported count, so that a cluster whose exporters cannot be
+            // scraped is not gone.
+            record: 'ovn_raft_cluster:previous_cluster_ahead:entries',
+            expr: |||
+              (
+                max by (%(deploymentDb)s, previous_cluster_id) (
+                  label_replace(
+                    max_over_time(ovn_raft_cluster:database_index:max[%(recreatedClusterRange)s])
+                      unless on (%(cluster)s) ovn_raft_instance:server_info:last,
+                    "previous_cluster_id", "$1", "cluster_id", "(.+)"
+                  )
+                )
+                - on (%(deploymentDb)s) group_left (cluster_id)
+                (
+                  ovn_raft_cluster:database_index:max
+                    and on (%(deploymentDb)s)
+                  (count by (%(deploymentDb)s) (group by (%(cluster)s) (ovn_raft_instance:server_info:last)) == 1)
+                )
+              )
+              > %(recreatedIndexEntries)s
             ||| % $._config.labels,
           },
           {

@@ -82,11 +82,11 @@ std::string Row(const std::string& name, bool connected, bool leader, const std:
          std::to_string(index) + "}";
 }
 
-// What changes from run to run: the process, the build, times of the read and the wall-clock
-// conversions of "N ms ago". Their HELP and TYPE lines stay.
+// What changes from run to run: the process, the build, times of the read, the wall clock and
+// its conversions of "N ms ago". Their HELP and TYPE lines stay.
 bool Volatile(const std::string& line) {
   static const std::regex kVolatile(
-      R"(^(process_[a-z_]+|ovn_raft_exporter_build_info|ovn_raft_exporter_read_duration_seconds|[a-z_]+_timestamp_seconds)[{ ])");
+      R"(^(process_[a-z_]+|ovn_raft_exporter_build_info|ovn_raft_exporter_read_duration_seconds|ovn_raft_exporter_time_seconds|[a-z_]+_timestamp_seconds)[{ ])");
   return std::regex_search(line, kVolatile);
 }
 

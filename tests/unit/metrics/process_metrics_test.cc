@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 namespace ovn_raft {
 namespace {
 
@@ -32,6 +34,27 @@ TEST(ProcessMetricsTest, LiveProcessHasMemoryAndFds) {
   }
   EXPECT_TRUE(rss);
   EXPECT_TRUE(fds);
+}
+
+TEST(ProcessMetricsTest, ServesTheWallClock) {
+  const auto seconds = [] {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  const double before = seconds();
+  const auto families = CollectProcessMetrics();
+  const double after = seconds();
+  int found = 0;
+  for (const auto& f : families) {
+    if (f.name != "ovn_raft_exporter_time_seconds") continue;
+    ++found;
+    ASSERT_EQ(f.metric.size(), 1u);
+    EXPECT_EQ(f.type, prometheus::MetricType::Gauge);
+    EXPECT_TRUE(f.metric.at(0).label.empty());
+    EXPECT_GE(f.metric.at(0).gauge.value, before);
+    EXPECT_LE(f.metric.at(0).gauge.value, after);
+  }
+  EXPECT_EQ(found, 1);
 }
 
 }  // namespace

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# A database rebuilt under a new cluster ID, under a real Prometheus with the shipped rules and
+# alerts (for: divided by 30, scripts/prometheus-demo.sh), on a real 3-member NB/SB cluster:
+#   1. a write load on NB raises its index past recreatedIndexEntries; a member re-created with
+#      a fresh database (a new server ID, its index low while it catches up) raises nothing;
+#   2. every member stopped, the database files removed and the cluster created again on the
+#      same member directories and addresses: OVNRaftClusterRecreated fires for NB, naming the
+#      old and the new cluster ID; not for SB (no load: its index went back by a few entries);
+#      once settled, no other alert fires.
+#
+#   recreated_cluster_test.sh [BUILD_DIR]     exit 0 on success
+# OVS_BIN_DIR: another ovsdb-server release to run (scripts/ovs-versions.sh), as raft-cluster.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../../scripts/lib.sh
+. "$root/scripts/lib.sh"
+claim_ports
+build=${1:-${BUILD_DIR:-$root/build}}
+bin="$build/exporter/ovn-raft-exporter"
+work=$(mktemp -d /tmp/ovn-raft-recreated.XXXXXX)
+cluster="$work/cluster"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pids=()
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  "$root/scripts/prometheus-demo.sh" stop "$work/prometheus" 2>/dev/null || true
+  "$root/scripts/raft-cluster.sh" unload "$cluster" >/dev/null 2>&1 || true
+  "$root/scripts/raft-cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+[ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
+
+prom_port=$(free_port)
+query() { curl -s "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
+value() { query "$1" | jq -r '.data.result[0].value[1] // "none"'; }
+label() { query "$1" | jq -r --arg l "$2" '.data.result[0].metric[$l] // "none"'; }
+alerts() { # QUERY over ALERTS: "name state db cluster_id previous_cluster_id" lines
+  query "$1" | jq -r '.data.result[].metric | "\(.alertname) \(.alertstate // "-") \(.db // "-") \(.cluster_id // "-") \(.previous_cluster_id // "-")"' | sort -u
+}
+wait_for() { # SECONDS WHAT CONDITION...: polls the condition every second
+  local n=$1 what=$2
+  shift 2
+  for _ in $(seq "$n"); do "$@" && return 0; sleep 1; done
+  fail "$what: not within $n s"
+}
+
+echo "== 1. a 3-member NB/SB cluster under a write load"
+"$root/scripts/raft-cluster.sh" start "$cluster" 3 >"$work/cluster.log" 2>&1 ||
+  { cat "$work/cluster.log"; fail "the cluster did not start"; }
+exp_port=$(free_port 3)
+urls=()
+for m in 1 2 3; do
+  start_exporter "$bin" "$((exp_port + m - 1))" "$cluster/m$m" --cluster.expected-members=3 \
+    2>>"$work/exporter-$m.log"
+  pids+=($!)
+  urls+=("http://127.0.0.1:$((exp_port + m - 1))")
+done
+OVN_RAFT_FOR_SPEEDUP=30 "$root/scripts/prometheus-demo.sh" start "$work/prometheus" "$prom_port" "${urls[@]}"
+nb_index='ovn_raft_cluster:database_index:max{db="OVN_Northbound"}'
+all_read() { [ "$(value 'count(ovn_raft_instance:database_index:max)')" = 6 ]; }
+wait_for 90 "every member's NB and SB index recorded" all_read
+"$root/scripts/raft-cluster.sh" load "$cluster" nb 150 0.01 &
+load_pid=$!
+high() { [ "$(value "$nb_index > 250")" != none ]; }
+wait_for 150 "NB's index past 250" high
+"$root/scripts/raft-cluster.sh" unload "$cluster"
+wait "$load_pid" || true
+old_cid=$(label "$nb_index" cluster_id)
+echo "  NB cluster $old_cid at index $(value "$nb_index")"
+
+echo "== member 3 re-created with a fresh database"
+t0=$SECONDS
+old_sid=$(label 'ovn_raft_instance:server_info:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'"}' server_id)
+"$root/scripts/raft-cluster.sh" restart-fresh "$cluster" 3 >>"$work/cluster.log" 2>&1
+"$root/scripts/raft-cluster.sh" wait "$cluster" >>"$work/cluster.log" 2>&1
+rejoined() {
+  local sid
+  sid=$(label 'ovn_raft_instance:database_index:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'", cluster_id="'"$old_cid"'"}' server_id)
+  [ "$sid" != none ] && [ "$sid" != "$old_sid" ]
+}
+wait_for 90 "member 3 recorded under a new server ID in cluster $old_cid" rejoined
+sleep 20 # twice the for: (5m / 30)
+got=$(alerts "count_over_time(ALERTS{alertname=\"OVNRaftClusterRecreated\"}[$((SECONDS - t0 + 5))s])")
+[ -z "$got" ] || fail "a re-created member raised: $got"
+echo "  member 3 rejoined as a new server ID; OVNRaftClusterRecreated not even pending"
+
+echo "== 2. every member stopped, the databases removed, the cluster created again"
+base_port=$(sed -n 's/^BASE_PORT=//p' "$cluster/env")
+t0=$SECONDS
+"$root/scripts/raft-cluster.sh" stop "$cluster"
+rm -f "$cluster"/m*/nb.db "$cluster"/m*/sb.db
+"$root/scripts/raft-cluster.sh" start "$cluster" 3 "$base_port" >>"$work/cluster.log" 2>&1 ||
+  { cat "$work/cluster.log"; fail "the new cluster did not start"; }
+rebuilt() {
+  [ "$(alerts 'ALERTS{alertname="OVNRaftClusterRecreated", alertstate="firing"}')" != "" ]
+}
+wait_for 120 "OVNRaftClusterRecreated firing" rebuilt
+new_cid=$(label "$nb_index" cluster_id)
+got=$(alerts 'ALERTS{alertname="OVNRaftClusterRecreated", alertstate="firing"}')
+echo "  firing after $((SECONDS - t0)) s: $got"
+[ "$got" = "OVNRaftClusterRecreated firing OVN_Northbound $new_cid $old_cid" ] ||
+  fail "expected NB's cluster $old_cid replaced by $new_cid only, got: $got"
+[ "$new_cid" != "$old_cid" ] || fail "the cluster ID did not change"
+echo "  NB cluster $old_cid replaced by $new_cid, $(value 'ovn_raft_cluster:previous_cluster_ahead:entries') entries below"
+
+echo "== settled: nothing else fires"
+sleep 40
+got=$(alerts 'ALERTS{alertstate="firing"}')
+echo "  firing: $(echo "$got" | tr '\n' ';')"
+[ "$got" = "OVNRaftClusterRecreated firing OVN_Northbound $new_cid $old_cid" ] ||
+  fail "other alerts firing once the new cluster settled: $got"
+echo "PASS"
