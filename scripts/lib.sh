@@ -89,3 +89,13 @@ speed_up_for_durations() {
     { print }' "$1" >"$3.new"
   mv "$3.new" "$3"
 }
+
+# wait_for SECONDS WHAT CONDITION...: runs CONDITION every second until it holds; after SECONDS
+# tries, says WHAT did not happen and exits 1.
+wait_for() {
+  local n=$1 what=$2
+  shift 2
+  for _ in $(seq "$n"); do "$@" && return 0; sleep 1; done
+  echo "FAIL: $what: not within $n s" >&2
+  exit 1
+}

@@ -42,12 +42,6 @@ value() { query "$1" | jq -r '.data.result[0].value[1] // "none"'; }
 alerts() { # QUERY over ALERTS: "name state db instance" lines
   query "$1" | jq -r '.data.result[].metric | "\(.alertname) \(.alertstate // "-") \(.db // "-") \(.instance // "-")"' | sort
 }
-wait_for() { # SECONDS WHAT CONDITION...: polls the condition every second
-  local n=$1 what=$2
-  shift 2
-  for _ in $(seq "$n"); do "$@" && return 0; sleep 1; done
-  fail "$what: not within $n s"
-}
 
 echo "== 1. a standalone NB and SB, one exporter told to expect one member"
 mkdir -p "$work/standalone"

@@ -39,12 +39,6 @@ label() { query "$1" | jq -r --arg l "$2" '.data.result[0].metric[$l] // "none"'
 alerts() { # QUERY over ALERTS: "name state db cluster_id previous_cluster_id" lines
   query "$1" | jq -r '.data.result[].metric | "\(.alertname) \(.alertstate // "-") \(.db // "-") \(.cluster_id // "-") \(.previous_cluster_id // "-")"' | sort -u
 }
-wait_for() { # SECONDS WHAT CONDITION...: polls the condition every second
-  local n=$1 what=$2
-  shift 2
-  for _ in $(seq "$n"); do "$@" && return 0; sleep 1; done
-  fail "$what: not within $n s"
-}
 
 echo "== 1. a 3-member NB/SB cluster under a write load"
 "$root/scripts/raft-cluster.sh" start "$cluster" 3 >"$work/cluster.log" 2>&1 ||
