@@ -25,14 +25,8 @@ TaskPool::~TaskPool() {
   for (auto& t : threads_) t.join();
 }
 
-namespace {
-thread_local bool runs_tasks_itself = false;
-}  // namespace
-
-void TaskPool::RunTasksOnThisThread() { runs_tasks_itself = true; }
-
 void TaskPool::RunErased(void (*invoke)(void*), void* task) {
-  if (threads_.empty() || runs_tasks_itself) {
+  if (threads_.empty()) {
     invoke(task);
     return;
   }

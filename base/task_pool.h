@@ -2,11 +2,10 @@
 
 // A few threads of their own that run tasks, in the order given, for callers that wait for
 // them. Why: glibc keeps in every thread a cache of the small blocks that thread freed, and
-// never hands it back while the thread lives. The web edge has many threads (one per connection
-// served at once), so the work that allocates much (a round of reads, a page's rendering) runs
-// on a few threads only: the web edge's core workers run it themselves (web/worker_gate.h), and
-// every other thread hands it to a pool, whose threads' caches are then reused. With no threads
-// a task runs on its caller. Thread-safe.
+// never hands it back while the thread lives: a thread that hands the work that allocates much
+// to a pool keeps no such cache, and the pool's threads' caches are reused (where the web edge
+// hands work to one: web/web_server.h, RunWork). With no threads a task runs on its caller.
+// Thread-safe.
 
 #include <condition_variable>
 #include <deque>
@@ -23,10 +22,6 @@ class TaskPool {
   ~TaskPool();                     // finishes the tasks queued, then joins
   TaskPool(const TaskPool&) = delete;
   TaskPool& operator=(const TaskPool&) = delete;
-
-  // From now on, the tasks this thread asks for run on it, in every pool: for the few threads
-  // that may allocate freely, where a hand-over would only cost time.
-  static void RunTasksOnThisThread();
 
   // Runs `task` on one of the pool's threads and returns when it has ended; an exception it
   // throws is thrown here. The caller allocates nothing (no std::function is made).

@@ -6,7 +6,7 @@ namespace ovn_raft {
 
 void ConfigureAllocator() {
   // glibc gives threads that meet in malloc arenas of their own, each keeping its peak. The
-  // threads that allocate much are few (web/worker_gate.h, base/task_pool.h) and seldom meet:
+  // threads that allocate much are few (web/web_server.h, RunWork) and seldom meet:
   // one arena keeps memory near one busy moment's, whatever the number of workers
   // (docs/dev/performance-memory.md).
   mallopt(M_ARENA_MAX, 1);

@@ -214,7 +214,10 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "web.max-connections",
                   .help = "Connections served at once, one worker thread each; more wait. One "
                           "address gets at most a quarter of them."},
-         .defaults = {"256"},
+         // A sidecar's footprint: every worker is a thread, counted against the pod's PID
+         // limit, while the scrapes themselves share one round (a few at once at most). The
+         // rest serve bursts and connections that are slow or hostile (docs/dev/abuse.md).
+         .defaults = {"32"},
          .set =
              [](Config& c, const std::string& v) {
                return SetNumber(c.web_max_connections, v, 4, 4096, "a number from 4 to 4096");

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "base/build_version.h"
@@ -23,76 +21,16 @@ HttpResponse Text(int status, std::string body) {
 
 }  // namespace
 
-Endpoints::Endpoints(Config config, ReadCoordinator& coordinator, std::unique_ptr<BasicAuth> auth,
-                     WebConfigWatcher::Stamp web_config_stamp, bool tls_on,
-                     std::optional<SocketDiscovery> discovery, int render_threads)
+Endpoints::Endpoints(Config config, ReadCoordinator& coordinator,
+                     std::optional<SocketDiscovery> discovery, WebServer* web)
     : config_(std::move(config)),
       coordinator_(coordinator),
-      auth_(std::move(auth)),
       discovery_(std::move(discovery)),
-      sources_(SourceLimiter::ShareOf(config_.web_max_connections)),
-      render_(render_threads >= 0
-                  ? render_threads
-                  : static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u))) {
-  if (auth_ && !config_.web_config_file.empty()) {
-    watcher_ = std::make_unique<WebConfigWatcher>(config_.web_config_file, *auth_, web_config_stamp,
-                                                  tls_on, &rate_limiter_);
-    watcher_->Follow(headers_);
-  }
-}
+      web_(web) {}
 
-bool Endpoints::ReloadWebConfig() {
-  if (!watcher_) return false;
-  watcher_->Reload();
-  return true;
-}
-
+// The web edge answered what is not a GET or HEAD, and checked the rest but the open paths.
 HttpResponse Endpoints::Handle(const HttpRequest& request) {
-  HttpResponse response = Route(request);
-  headers_.AddTo(response);
-  return response;
-}
-
-HttpResponse Endpoints::Route(const HttpRequest& request) {
-  if (request.method != "GET" && request.method != "HEAD") {
-    HttpResponse r = Text(405, "only GET and HEAD\n");
-    r.headers.emplace_back("Allow", "GET, HEAD");
-    return r;
-  }
-  // Liveness stays open so that kubelet probes need no credentials.
   if (request.path == "/healthz") return Text(200, "ok\n");
-  const SourceLimiter::Slot slot(sources_, request.source);
-  if (!slot.admitted()) {
-    ++source_busy_;
-    HttpResponse r = Text(429, "too many requests from this address at once, retry\n");
-    r.headers.emplace_back("Retry-After", "1");
-    return r;
-  }
-  if (watcher_) watcher_->Poll();
-  if (!rate_limiter_.Allow()) {
-    ++rate_limited_;
-    HttpResponse r = Text(429, "rate limit reached (rate_limit in the web config), retry\n");
-    r.headers.emplace_back("Retry-After", std::to_string(rate_limiter_.RetryAfterSeconds()));
-    return r;
-  }
-  if (auth_) {
-    switch (auth_->Check(request.authorization, request.source)) {
-      case AuthResult::kAllowed:
-        break;
-      case AuthResult::kThrottled: {
-        ++auth_throttled_;
-        HttpResponse r = Text(429, "too many password checks at once, retry\n");
-        r.headers.emplace_back("Retry-After", "1");
-        return r;
-      }
-      case AuthResult::kDenied: {
-        ++auth_failed_;
-        HttpResponse r = Text(401, "unauthorized\n");
-        r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"ovn-raft-exporter\"");
-        return r;
-      }
-    }
-  }
   if (request.path == config_.telemetry_path) return Metrics(request);
   if (request.path == "/readyz") return Ready();
   if (request.path == "/status") return Status();
@@ -126,9 +64,8 @@ std::chrono::milliseconds Endpoints::Wait(const HttpRequest& request) const {
 HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   const auto snapshot = coordinator_.Get(Wait(request));
   if (!snapshot) return Unfinished();
-  // On this worker when it is one of the core, else on the pool's threads (task_pool.h says why).
   HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", "", {}};
-  render_.Run([&] {
+  Render([&] {
     auto families =
         BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(), config_.expected);
     for (auto& f : OwnFamilies()) families.push_back(std::move(f));
@@ -148,14 +85,16 @@ std::vector<prometheus::MetricFamily> Endpoints::OwnFamilies() const {
   FamilyBuilder b;
   b.Gauge("ovn_raft_exporter_build_info", "Version of ovn-raft-exporter; always 1.",
           {{"version", kBuildVersion}, {"revision", kBuildRevision}}, 1);
-  for (const auto& [reason, count] :
-       {std::pair{"auth_failed", &auth_failed_}, std::pair{"auth_throttled", &auth_throttled_},
-        std::pair{"source_busy", &source_busy_}, std::pair{"rate_limited", &rate_limited_}}) {
+  const WebRefusals refused = web_ != nullptr ? web_->refusals() : WebRefusals{};
+  for (const auto& [reason, count] : {std::pair{"auth_failed", refused.auth_failed},
+                                      std::pair{"auth_throttled", refused.auth_throttled},
+                                      std::pair{"source_busy", refused.source_busy},
+                                      std::pair{"rate_limited", refused.rate_limited}}) {
     b.Counter("ovn_raft_exporter_http_rejections_total",
               "Requests refused: wrong or missing credentials (401), too many password checks "
               "at once (429), too many requests from one address at once (429), or past the "
               "web config's rate_limit (429).",
-              {{"reason", reason}}, static_cast<double>(count->load()));
+              {{"reason", reason}}, static_cast<double>(count));
   }
   auto families = b.Take();
   for (auto& f : CollectProcessMetrics()) families.push_back(std::move(f));
@@ -185,7 +124,7 @@ HttpResponse Endpoints::Status() {
   const auto snapshot = coordinator_.Get(Wait({}));
   if (!snapshot) return Unfinished();
   HttpResponse page{200, "application/json", "", {}};
-  render_.Run([&] {
+  Render([&] {
     page.body = SnapshotToJson(*snapshot, discovery_ ? &*discovery_ : nullptr, config_.expected);
   });
   return page;

@@ -2,7 +2,6 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,7 +11,6 @@
 #include "base/build_version.h"
 #include "base/log.h"
 #include "base/result.h"
-#include "base/task_pool.h"
 #include "exporter/allocator.h"
 #include "exporter/config.h"
 #include "exporter/endpoints.h"
@@ -21,12 +19,7 @@
 #include "reader/database_reader.h"
 #include "reader/read_coordinator.h"
 #include "reader/socket_discovery.h"
-#include "web/basic_auth.h"
-#include "web/http_server.h"
-#include "web/systemd_socket.h"
-#include "web/tls_context.h"
-#include "web/web_config.h"
-#include "web/web_config_watcher.h"
+#include "web/web_server.h"
 
 namespace ovn_raft {
 namespace {
@@ -116,47 +109,6 @@ std::optional<SocketDiscovery> FindDatabases(Config& config) {
   return found;
 }
 
-// The sockets systemd passed, with --web.systemd-socket; none without it.
-Result<std::vector<InheritedSocket>, std::string> InheritedSockets(bool systemd_socket) {
-  if (!systemd_socket) return std::vector<InheritedSocket>{};
-  return TakeSystemdSockets();
-}
-
-// Where it serves, as logs say it: the passed sockets take the place of the listen addresses.
-std::string ServedAddresses(const Config& config, const std::vector<InheritedSocket>& inherited) {
-  return inherited.empty() ? Commas(config.listen_addresses, [](const auto& a) { return a.spec; })
-                           : Commas(inherited, [](const auto& s) { return s.address; });
-}
-
-// What the web config file sets at start: the users (kept even without any, so that a reload
-// of the file can add them), TLS, headers and the rate limit. Nothing without a file.
-struct WebSettings {
-  std::unique_ptr<BasicAuth> auth;
-  std::unique_ptr<TlsContext> tls;
-  std::map<std::string, std::string> headers;
-  WebConfigWatcher::Stamp stamp;
-  RateLimit rate_limit;
-};
-
-// An invalid file is the error's message: the exporter does not start on it.
-Result<WebSettings, std::string> LoadWebSettings(const std::string& path) {
-  WebSettings settings;
-  if (path.empty()) return settings;
-  // Before the load: a change made while it reads is then seen by the watcher.
-  settings.stamp = WebConfigWatcher::StampOf(path);
-  auto web = LoadWebConfig(path);
-  if (!web) return web.error().message;
-  settings.auth = std::make_unique<BasicAuth>(web.value().basic_auth_users);
-  settings.headers = web.value().headers;
-  settings.rate_limit = web.value().rate_limit;
-  if (web.value().tls) {
-    auto created = TlsContext::Create(*web.value().tls, path);
-    if (!created) return created.error().message;
-    settings.tls = std::move(created).value();
-  }
-  return settings;
-}
-
 // The signals handled here, blocked before any thread starts so that every thread inherits
 // the mask and only the main thread, waiting in sigwait, receives them.
 sigset_t BlockHandledSignals() {
@@ -170,55 +122,56 @@ sigset_t BlockHandledSignals() {
   return handled;
 }
 
-// Rounds run one at a time (single flight): on the asking worker when it is one of the web
-// edge's core workers, otherwise on the pool's one thread (task_pool.h, web/worker_gate.h).
-// A caller that may wait for a whole round (no scrape timeout shorter: Endpoints::Wait) runs
-// the round it starts; a scrape with a shorter deadline hands it to the coordinator's thread.
-ReadCoordinator SingleFlight(DatabaseReader& reader, TaskPool& rounds, const Config& config) {
+// Rounds run one at a time (single flight), where the web edge runs the work that allocates
+// much (WebServer::RunWork). A caller that may wait for a whole round (no scrape timeout
+// shorter: Endpoints::Wait) runs the round it starts; a scrape with a shorter deadline hands it
+// to the coordinator's thread.
+ReadCoordinator SingleFlight(DatabaseReader& reader, WebServer& web, const Config& config) {
   return ReadCoordinator(
-      [&reader, &rounds](RoundProgress& progress) {
+      [&reader, &web](RoundProgress& progress) {
         std::shared_ptr<const Snapshot> snapshot;
-        rounds.Run([&] { snapshot = reader.ReadAll(progress); });
+        web.RunWork([&] { snapshot = reader.ReadAll(progress); });
         return snapshot;
       },
       config.min_interval, config.timeout + std::chrono::seconds(1));
 }
 
-HttpServerOptions WebServerOptions(const Config& config, TlsContext* tls,
-                                   const std::vector<InheritedSocket>& inherited) {
-  HttpServerOptions web;
-  web.threads = config.web_max_connections;
+// What the web edge is given: the flags, and the paths it serves to anyone.
+WebServerOptions WebOptions(const Config& config) {
+  WebServerOptions web;
+  web.listen_addresses = config.listen_addresses;
+  web.systemd_socket = config.systemd_socket;
+  web.config_file = config.web_config_file;
+  web.max_connections = config.web_max_connections;
   web.request_timeout = config.web_request_timeout;
   web.allowed_sources = config.web_allowed_sources;
-  web.tls = tls;
-  web.inherited = inherited;
+  web.open_paths = Endpoints::OpenPaths();
   return web;
 }
 
 // One line with what an operator checks first: where it listens, what it reads, how.
-void LogListening(const Config& config, const std::string& addresses, int port, bool systemd_socket,
-                  bool auth_on, bool tls_on) {
+void LogListening(const Config& config, const WebServer& web) {
   const std::string dbs = Commas(config.databases, [](const auto& d) { return d.name; });
   Log(LogLevel::kInfo, "listening",
-      {{"address", addresses},
-       {"port", std::to_string(port)},
-       {"systemd_socket", systemd_socket ? "on" : "off"},
+      {{"address", web.addresses()},
+       {"port", std::to_string(web.port())},
+       {"systemd_socket", web.systemd_socket() ? "on" : "off"},
        {"telemetry_path", config.telemetry_path},
        {"databases", dbs},
        {"timeout_ms", std::to_string(config.timeout.count())},
        {"min_interval_ms", std::to_string(config.min_interval.count())},
        {"server_facts_interval_ms", std::to_string(config.facts_interval.count())},
-       {"basic_auth", auth_on ? "on" : "off"},
-       {"tls", tls_on ? "on" : "off"},
+       {"basic_auth", web.auth_on() ? "on" : "off"},
+       {"tls", web.tls_on() ? "on" : "off"},
        {"version", kBuildVersion}});
 }
 
 // SIGHUP re-reads the web config, as daemons under systemd (ExecReload) are expected to;
 // SIGTERM and SIGINT stop: the signal that did is returned.
-int ServeUntilStopped(const sigset_t& handled, Endpoints& endpoints) {
+int ServeUntilStopped(const sigset_t& handled, WebServer& web) {
   int signal = 0;
   while (sigwait(&handled, &signal) == 0 && signal == SIGHUP) {
-    if (!endpoints.ReloadWebConfig()) {
+    if (!web.Reload()) {
       Log(LogLevel::kInfo, "SIGHUP: no web config file to reload");
     }
   }
@@ -227,7 +180,7 @@ int ServeUntilStopped(const sigset_t& handled, Endpoints& endpoints) {
 
 // The scrapes in flight finish first (mg_stop alone stopped their writes: empty replies), for
 // at most a round's deadline and a margin, inside Kubernetes' default grace period.
-void Shutdown(HttpServer& server, std::chrono::milliseconds timeout, int signal) {
+void Shutdown(WebServer& server, std::chrono::milliseconds timeout, int signal) {
   const auto grace = timeout + std::chrono::seconds(2);
   Log(LogLevel::kInfo, "shutting down",
       {{"signal", strsignal(signal)}, {"grace_ms", std::to_string(grace.count())}});
@@ -242,44 +195,30 @@ int Serve(Config config, const std::vector<std::string>& warnings) {
   SetLogLevel(config.log_level);
   SetLogFormat(config.log_format);
   for (const auto& w : warnings) Log(LogLevel::kWarn, "deprecated flag", {{"warning", w}});
-  // First, before any thread starts: it changes the environment.
-  auto taken = InheritedSockets(config.systemd_socket);
-  if (!taken) {
-    Log(LogLevel::kError, "cannot serve the sockets systemd passes (--web.systemd-socket)",
-        {{"error", taken.error()}});
-    return 1;
-  }
-  const std::vector<InheritedSocket> inherited = std::move(taken).value();
-  auto loaded = LoadWebSettings(config.web_config_file);
-  if (!loaded) {
-    Log(LogLevel::kError, "invalid web config", {{"error", loaded.error()}});
-    return 2;
-  }
-  WebSettings web = std::move(loaded).value();
+  // First, so that every thread started from here on inherits the mask.
   const sigset_t handled = BlockHandledSignals();
+  // Before any thread starts: taking the sockets systemd passed changes the environment.
+  auto prepared = WebServer::Prepare(WebOptions(config));
+  if (!prepared) {
+    Log(LogLevel::kError, prepared.error().message, {{"error", prepared.error().error}});
+    return prepared.error().exit_code;
+  }
+  WebServer& web = *prepared.value();
 
   const auto discovery = FindDatabases(config);
   CallOptions options;
   options.timeout = config.timeout;
   options.max_reply_bytes = config.max_reply_bytes;
   DatabaseReader reader(config.databases, options, config.max_members, config.facts_interval);
-  TaskPool rounds(1);
-  ReadCoordinator coordinator = SingleFlight(reader, rounds, config);
-  const bool auth_on = web.auth && web.auth->users() > 0;
-  Endpoints endpoints(config, coordinator, std::move(web.auth), web.stamp, web.tls != nullptr,
-                      discovery);
-  endpoints.response_headers().Replace(std::move(web.headers));
-  endpoints.rate_limiter().Set(web.rate_limit);
-  HttpServer server([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); });
-  const std::string addresses = ServedAddresses(config, inherited);
-  if (auto failed = server.Start(config.listen_addresses,
-                                 WebServerOptions(config, web.tls.get(), inherited))) {
-    Log(LogLevel::kError, "cannot start HTTP server",
-        {{"address", addresses}, {"error", failed->message}});
-    return 1;
+  ReadCoordinator coordinator = SingleFlight(reader, web, config);
+  Endpoints endpoints(config, coordinator, discovery, &web);
+  if (auto failed = web.Start([&endpoints](const HttpRequest& r) { return endpoints.Handle(r); })) {
+    Log(LogLevel::kError, failed->message,
+        {{"address", web.addresses()}, {"error", failed->error}});
+    return failed->exit_code;
   }
-  LogListening(config, addresses, server.port(), !inherited.empty(), auth_on, web.tls != nullptr);
-  Shutdown(server, config.timeout, ServeUntilStopped(handled, endpoints));
+  LogListening(config, web);
+  Shutdown(web, config.timeout, ServeUntilStopped(handled, web));
   return 0;
 }
 

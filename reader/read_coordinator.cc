@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "base/log.h"
-#include "base/task_pool.h"
 #include "reader/model_reading.h"
 
 namespace ovn_raft {
@@ -41,11 +40,7 @@ std::shared_ptr<const Snapshot> ReadCoordinator::Get(std::chrono::milliseconds w
     }
     handed_round_ = true;
     if (!thread_.joinable()) {
-      thread_ = std::thread([this] {
-        // One thread: the rounds it takes over run on it rather than on a pool's (task_pool.h).
-        TaskPool::RunTasksOnThisThread();
-        Serve();
-      });
+      thread_ = std::thread([this] { Serve(); });
     }
     handed_.notify_one();
   }

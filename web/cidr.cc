@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 
 #include "base/strings.h"
@@ -54,6 +55,39 @@ std::string Ipv4MappedCidr(const std::string& cidr) {
   const auto slash = cidr.find('/');
   const auto bits = ParseUint(cidr.substr(slash + 1));
   return "::ffff:" + cidr.substr(0, slash) + "/" + std::to_string(96 + bits.value_or(32));
+}
+
+bool InCidrList(const std::vector<std::string>& cidrs, const std::string& address) {
+  if (cidrs.empty()) return true;
+  unsigned char ip[16];
+  bool v4 = inet_pton(AF_INET, address.c_str(), ip) == 1;
+  if (!v4) {
+    if (inet_pton(AF_INET6, address.c_str(), ip) != 1) return false;
+    const in6_addr* mapped = reinterpret_cast<const in6_addr*>(ip);
+    if (IN6_IS_ADDR_V4MAPPED(mapped)) {
+      std::memmove(ip, ip + 12, 4);
+      v4 = true;
+    }
+  }
+  for (const auto& cidr : cidrs) {
+    if (IsIpv6Cidr(cidr) == v4) continue;
+    const auto slash = cidr.find('/');
+    unsigned char net[16];
+    if (inet_pton(v4 ? AF_INET : AF_INET6, cidr.substr(0, slash).c_str(), net) != 1) continue;
+    const auto bits = slash == std::string::npos ? std::optional<std::uint64_t>(v4 ? 32 : 128)
+                                                 : ParseUint(cidr.substr(slash + 1));
+    if (!bits) continue;
+    bool match = true;
+    for (unsigned i = 0; match && i < (v4 ? 4u : 16u); ++i) {
+      const auto keep = static_cast<unsigned>(*bits >= 8 * (i + 1) ? 8
+                                              : *bits > 8 * i      ? *bits - 8 * i
+                                                                   : 0);
+      const auto mask = static_cast<unsigned char>(0xff00u >> keep);
+      match = (ip[i] & mask) == (net[i] & mask);
+    }
+    if (match) return true;
+  }
+  return false;
 }
 
 }  // namespace ovn_raft

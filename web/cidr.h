@@ -16,5 +16,9 @@ bool IsIpv6Cidr(const std::string& cidr);
 // An IPv4 CIDR from ParseCidrList as IPv4 clients of a dual-stack socket ([::]:PORT) show:
 // "127.0.0.0/8" -> "::ffff:127.0.0.0/104".
 std::string Ipv4MappedCidr(const std::string& cidr);
+// Whether `address` ("10.0.0.3", "2001:db8::1", "::ffff:10.0.0.3" as an IPv4 client of a
+// dual-stack socket shows) is in one of `cidrs` (from ParseCidrList), as civetweb's access list
+// made of them (http_server.cc) decides; an empty list holds every address.
+bool InCidrList(const std::vector<std::string>& cidrs, const std::string& address);
 
 }  // namespace ovn_raft

@@ -1,8 +1,10 @@
 #include "web/http_server.h"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -14,8 +16,13 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <variant>
 #include <vector>
+
+#if OVN_RAFT_TLS
+#include <openssl/ssl.h>
+#endif
 
 #include "base/log.h"
 #include "base/result.h"
@@ -23,7 +30,9 @@
 #include "web/cidr.h"
 #include "web/gzip.h"
 #include "web/listen_address.h"
+#include "web/source_key.h"
 #include "web/tls_context.h"
+#include "web/worker_gate.h"
 
 namespace ovn_raft {
 namespace {
@@ -189,11 +198,94 @@ std::string AccessControlList(const std::vector<std::string>& allowed_sources, b
   return acl;
 }
 
+// The source a connection accounts to (SourceKey), from civetweb's text of its address (an
+// IPv6 link-local one may carry a %zone) or a socket's.
+std::string ConnectionSource(const std::string& address) {
+  return SourceKey(address.substr(0, address.find('%')));
+}
+
+// The text and port of a socket address; port -1 when it is neither IPv4 nor IPv6.
+std::pair<std::string, int> AddressOf(const sockaddr_storage& addr) {
+  char text[INET6_ADDRSTRLEN] = "";
+  if (addr.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&addr);
+    inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
+    return {text, ntohs(in->sin_port)};
+  }
+  if (addr.ss_family == AF_INET6) {
+    const auto* in = reinterpret_cast<const sockaddr_in6*>(&addr);
+    inet_ntop(AF_INET6, &in->sin6_addr, text, sizeof(text));
+    return {text, ntohs(in->sin6_port)};
+  }
+  return {"", -1};
+}
+
+// The TLS connection the calling worker holds, from its handshake's start: civetweb tells the
+// connection_closed callback nothing of a connection whose handshake failed.
+thread_local std::pair<std::string, int> tls_peer{"", -1};
+
+#if OVN_RAFT_TLS
+void (*gate_handshakes)(const SSL*, int, int) = nullptr;  // WorkerGate::WatchHandshakes'
+
+void OnHandshake(const SSL* ssl, int where, int ret) {
+  if (gate_handshakes != nullptr) gate_handshakes(ssl, where, ret);
+  if ((where & SSL_CB_HANDSHAKE_START) == 0) return;
+  sockaddr_storage peer{};
+  socklen_t len = sizeof(peer);
+  tls_peer = getpeername(SSL_get_fd(ssl), reinterpret_cast<sockaddr*>(&peer), &len) == 0
+                 ? AddressOf(peer)
+                 : std::pair<std::string, int>{"", -1};
+}
+#endif
+
 }  // namespace
+
+// On civetweb's accepting thread, before the connection is queued for a worker
+// (accept_filter.h). A source at its bound of connections makes room by shutting down one of its
+// connections that has sent no request (source_connections.h: whether it sent anything is
+// the kernel's count of bytes received), which frees that worker or queue place at once.
+// That socket is checked to be still the one accepted (same peer) first: a worker may have
+// closed it meanwhile, and its descriptor number been reused.
+bool HttpServer::Admit(int fd, const sockaddr_storage& peer) {
+  const auto [address, port] = AddressOf(peer);
+  // A source civetweb's access list refuses is closed by civetweb, never by a worker: not
+  // counted.
+  if (port < 0 || !InCidrList(allowed_sources_, address)) return true;
+  const std::string source = ConnectionSource(address);
+  const auto decision = connections_->Opened(source, port, fd, [](int held) {
+    tcp_info info{};
+    socklen_t len = sizeof(info);
+    return getsockopt(held, IPPROTO_TCP, TCP_INFO, &info, &len) != 0 ||
+           info.tcpi_bytes_received > 0;
+  });
+  if (decision.shed) {
+    sockaddr_storage held{};
+    socklen_t len = sizeof(held);
+    const auto [held_address, held_port] =
+        getpeername(decision.shed->fd, reinterpret_cast<sockaddr*>(&held), &len) == 0
+            ? AddressOf(held)
+            : std::pair<std::string, int>{"", -1};
+    if (held_port == decision.shed->port && ConnectionSource(held_address) == source) {
+      shutdown(decision.shed->fd, SHUT_RDWR);
+    } else {
+      connections_->Closed(source, decision.shed->port);
+    }
+  }
+  if (decision.admitted) return true;
+  // Every connection the source holds is serving a request: this one is reset, at no cost.
+  const linger reset{1, 0};
+  setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+  close(fd);
+  const std::string message =
+      "connection from " + address + " refused: its source holds as many connections as it may";
+  OnLog(nullptr, message.c_str());
+  return false;
+}
 
 int HttpServer::OnRequest(mg_connection* conn) {
   const mg_request_info* info = mg_get_request_info(conn);
   auto* self = static_cast<HttpServer*>(info->user_data);
+  self->connections_->Requested(ConnectionSource(info->remote_addr), info->remote_port);
   // Nothing here takes a body. civetweb would read one to its end after the handler, its
   // timeout restarting with every byte, so bodies trickled slowly could hold every worker.
   // mg_send_http_error closes the connection without reading it.
@@ -266,10 +358,27 @@ int HttpServer::OnInitConnection(const mg_connection*, void**) {
   return 0;
 }
 
-void HttpServer::OnConnectionClosed(const mg_connection*) { WorkerGate::EndedHere(); }
+void HttpServer::OnConnectionClosed(const mg_connection* conn) {
+  WorkerGate::EndedHere();
+  auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
+  // No request info when no request was read (a TLS handshake that failed).
+  if (const mg_request_info* info = mg_get_request_info(conn)) {
+    self->connections_->Closed(ConnectionSource(info->remote_addr), info->remote_port);
+  } else if (tls_peer.second >= 0) {
+    self->connections_->Closed(ConnectionSource(tls_peer.first), tls_peer.second);
+  }
+  tls_peer = {"", -1};
+}
 
 int HttpServer::OnInitTls(void* ssl_ctx, void* user_data) {
   WorkerGate::WatchHandshakes(ssl_ctx);
+#if OVN_RAFT_TLS
+  auto* ctx = static_cast<SSL_CTX*>(ssl_ctx);
+  if (SSL_CTX_get_info_callback(ctx) != &OnHandshake) {
+    gate_handshakes = SSL_CTX_get_info_callback(ctx);
+    SSL_CTX_set_info_callback(ctx, &OnHandshake);
+  }
+#endif
   return static_cast<HttpServer*>(user_data)->tls_->Configure(ssl_ctx);
 }
 
@@ -280,6 +389,18 @@ int HttpServer::OnInitTls(void* ssl_ctx, void* user_data) {
 void HttpServer::OnInitContext(const mg_context* ctx) {
   auto* self = static_cast<HttpServer*>(mg_get_user_data(ctx));
   if (!self->inherited_.empty()) self->adopt_error_ = self->AdoptInherited(ctx);
+  std::vector<std::uint16_t> ports;
+  for (const auto& socket : self->inherited_) ports.push_back(socket.port);
+  if (self->inherited_.empty()) {
+    mg_server_port bound[16];
+    const int n = mg_get_server_ports(ctx, 16, bound);
+    for (int i = 0; i < n; ++i) ports.push_back(static_cast<std::uint16_t>(bound[i].port));
+  }
+  self->accept_filter_ = [self](int fd, const sockaddr_storage& peer) {
+    return self->Admit(fd, peer);
+  };
+  self->registration_ =
+      std::make_unique<AcceptFilterRegistration>(std::move(ports), &self->accept_filter_);
 }
 
 std::optional<SetupError> HttpServer::AdoptInherited(const mg_context* ctx) {
@@ -298,6 +419,10 @@ std::optional<SetupError> HttpServer::AdoptInherited(const mg_context* ctx) {
     }
     close(inherited_[i].fd);
     fcntl(own, F_SETFD, FD_CLOEXEC);
+    // civetweb accepts on each socket poll() found ready. A passed socket may also be accepted
+    // on elsewhere (another process it was passed to): a blocking accept() would then hold
+    // civetweb's accepting thread, and mg_stop with it, until the next connection.
+    fcntl(own, F_SETFL, fcntl(own, F_GETFL) | O_NONBLOCK);
     inherited_[i].fd = own;
   }
   return std::nullopt;
@@ -317,6 +442,10 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
     return SetupError{"this build's civetweb has no TLS (mg_check_feature(2) is 0)"};
   }
   gate_ = std::make_unique<WorkerGate>(options.threads, kCoreWorkers);
+  connections_ = std::make_unique<SourceConnections>(
+      options.connections_per_source > 0 ? options.connections_per_source
+                                         : SourceConnections::LimitFor(options.threads));
+  allowed_sources_ = options.allowed_sources;
   const auto queue_depth = ConnectionQueueDepth(options.threads);
   if (!queue_depth) return queue_depth.error();
   const std::string thread_count = std::to_string(options.threads);
@@ -332,11 +461,16 @@ std::optional<SetupError> HttpServer::Start(const std::vector<ListenAddress>& ad
   // No linger_timeout_ms: 0 sets SO_LINGER {1, 0}, so every close the server started would
   // reset the connection and discard bytes not yet sent (pages cut short). Without it the
   // kernel finishes sending after close.
+  // The kernel's queue of connections not yet accepted holds as many as it allows
+  // (net.core.somaxconn), not civetweb's 200: a source whose connections are shed
+  // (source_connections.h) opens new ones as fast as they close, and a full queue drops
+  // everyone's, the scraper's included, to come back after a SYN retry (a second or more).
   std::vector<const char*> civet_options{"listening_ports",    listeners.value().ports.c_str(),
                                          "num_threads",        thread_count.c_str(),
                                          "request_timeout_ms", timeout.c_str(),
                                          "enable_keep_alive",  "no",
-                                         "connection_queue",   queue.c_str()};
+                                         "connection_queue",   queue.c_str(),
+                                         "listen_backlog",     "4096"};
   if (!acl.empty()) {
     civet_options.push_back("access_control_list");
     civet_options.push_back(acl.c_str());
@@ -356,7 +490,10 @@ std::optional<SetupError> HttpServer::Launch(const char** civet_options, const s
   callbacks.init_context = &HttpServer::OnInitContext;
   adopt_error_.reset();
   ctx_ = mg_start(&callbacks, this, civet_options);
-  if (!ctx_) return SetupError{"cannot listen on " + specs};
+  if (!ctx_) {
+    registration_.reset();
+    return SetupError{"cannot listen on " + specs};
+  }
   if (adopt_error_) {
     Stop();
     return adopt_error_;
@@ -386,7 +523,10 @@ void HttpServer::Stop() {
   if (gate_) gate_->Open();
   if (ctx_) mg_stop(ctx_);
   ctx_ = nullptr;
+  registration_.reset();  // civetweb's accepting thread has ended
 }
+
+HttpServer::HttpServer(Handler handler) : handler_(std::move(handler)) {}
 
 HttpServer::~HttpServer() { Stop(); }
 

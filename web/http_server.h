@@ -12,10 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "web/accept_filter.h"
+#include "web/http_message.h"
 #include "web/listen_address.h"
 #include "web/setup_error.h"
+#include "web/source_connections.h"
 #include "web/systemd_socket.h"
-#include "web/worker_gate.h"
 
 struct mg_context;
 struct mg_connection;
@@ -23,22 +25,7 @@ struct mg_connection;
 namespace ovn_raft {
 
 class TlsContext;
-
-struct HttpRequest {
-  std::string method;
-  std::string path;
-  std::string authorization;    // Authorization header, "" when absent
-  std::string scrape_timeout;   // X-Prometheus-Scrape-Timeout-Seconds, "" when absent
-  std::string accept_encoding;  // Accept-Encoding, "" when absent
-  std::string source;           // the client's address
-};
-
-struct HttpResponse {
-  int status = 200;
-  std::string content_type = "text/plain; charset=utf-8";
-  std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;
-};
+class WorkerGate;
 
 // How the edge holds up against slow or hostile clients: docs/dev/abuse.md.
 struct HttpServerOptions {
@@ -47,6 +34,9 @@ struct HttpServerOptions {
   std::chrono::milliseconds request_timeout{0};  // to receive a request (one per connection)
   std::vector<std::string> allowed_sources;      // IPv4/IPv6 CIDRs; empty: everyone
   TlsContext* tls = nullptr;                     // HTTPS on every address when set
+  // Connections one source may hold between accept and close (source_connections.h);
+  // 0: SourceConnections::LimitFor(threads).
+  int connections_per_source = 0;
   // --web.systemd-socket: served instead of the addresses (each already listening).
   std::vector<InheritedSocket> inherited;
 };
@@ -55,7 +45,7 @@ class HttpServer {
  public:
   using Handler = std::function<HttpResponse(const HttpRequest&)>;
 
-  explicit HttpServer(Handler handler) : handler_(std::move(handler)) {}
+  explicit HttpServer(Handler handler);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -81,10 +71,16 @@ class HttpServer {
   static int OnInitTls(void* ssl_ctx, void* user_data);
   static void OnInitContext(const ::mg_context* ctx);
   std::optional<SetupError> AdoptInherited(const ::mg_context* ctx);
+  // accept_filter.h: a connection just accepted, counted against its source's bound.
+  bool Admit(int fd, const sockaddr_storage& peer);
   // Starts civetweb with `civet_options` (null-terminated) and learns the port it serves.
   std::optional<SetupError> Launch(const char** civet_options, const std::string& specs);
   Handler handler_;
   std::unique_ptr<WorkerGate> gate_;
+  std::unique_ptr<SourceConnections> connections_;
+  std::vector<std::string> allowed_sources_;
+  AcceptFilter accept_filter_;
+  std::unique_ptr<AcceptFilterRegistration> registration_;
   std::atomic<int> active_{0};
   std::atomic<bool> draining_{false};
   mg_context* ctx_ = nullptr;

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "web/http_server.h"
+#include "web/http_message.h"
 
 namespace ovn_raft {
 

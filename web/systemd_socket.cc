@@ -4,11 +4,16 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/strings.h"
 
@@ -86,10 +91,22 @@ Result<std::vector<InheritedSocket>, std::string> TakeSystemdSockets() {
   unsetenv("LISTEN_FDNAMES");
   if (!count) return count.error();
   std::vector<InheritedSocket> sockets;
+  std::vector<std::pair<dev_t, ino_t>> seen;
   for (int fd = kListenFdsStart; fd < kListenFdsStart + count.value(); ++fd) {
     auto checked = CheckListeningSocket(fd);
     if (!checked) return checked.error();
     fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+    // The same socket passed twice (a .socket unit that names it twice, a launcher's
+    // mistake) is served once: a second descriptor would only race the first to accept.
+    struct stat st {};
+    if (fstat(fd, &st) == 0) {
+      const std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
+      if (std::find(seen.begin(), seen.end(), id) != seen.end()) {
+        close(fd);
+        continue;
+      }
+      seen.push_back(id);
+    }
     sockets.push_back(std::move(checked).value());
   }
   return sockets;

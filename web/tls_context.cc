@@ -466,10 +466,24 @@ struct TlsContext::State {
     ca_stamp = StampOf(c.client_ca_file);
   }
 
+  // A tls_server_config the web config gave that could not be built when it came, most often
+  // because a file it names is not there yet (a ConfigMap and a Secret update apart, as
+  // Kubernetes does): tried again whenever its files change, until it builds, rather than
+  // falling back to the files of the configuration it replaces. Only the reloader touches it.
+  std::optional<TlsServerConfig> pending;
+
+  // Whether `fresh` serves exactly what `now` does: the same configuration, certificate (which
+  // names its key) and client CAs.
+  static bool Same(const TlsSettings& fresh, const TlsSettings& now) {
+    return fresh.config == now.config && std::memcmp(fresh.session_context, now.session_context,
+                                                     sizeof(fresh.session_context)) == 0;
+  }
+
   void Reload() {
     const auto now = Current();
-    TlsServerConfig wanted = now->config;
-    bool config_changed = false;
+    // What was asked last: a pending configuration, else the one served.
+    TlsServerConfig wanted = pending ? *pending : now->config;
+    bool config_changed = false;  // the web config gave another tls_server_config just now
     if (!web_config_file.empty()) {
       if (const auto stamp = StampOf(web_config_file); !(stamp == web_stamp)) {
         web_stamp = stamp;
@@ -484,8 +498,9 @@ struct TlsContext::State {
             warned_removed = true;
           } else {
             warned_removed = false;
-            config_changed = !(*web.value().tls == now->config);
+            config_changed = !(*web.value().tls == wanted);
             wanted = *web.value().tls;
+            if (wanted == now->config) pending.reset();
           }
         }
       }
@@ -494,19 +509,25 @@ struct TlsContext::State {
                                !(StampOf(wanted.key_file) == key_stamp) ||
                                !(StampOf(wanted.client_ca_file) == ca_stamp);
     if (!config_changed && !files_changed) return;
+    const bool new_config = !(wanted == now->config);
+    const bool was_pending = pending.has_value() && !config_changed;
     // Stamped before reading: a change while reading is seen next time, and a file that stays
     // bad is said once per change, not once a second.
     StampFiles(wanted);
     auto fresh = BuildSettings(wanted);
     if (!fresh) {
-      // Mid-rotation (a new certificate beside the old key) or broken: keep serving the last
-      // good settings, and say why.
+      // Mid-rotation (a new certificate beside the old key), a file not there yet, or broken:
+      // keep serving the last good settings, and say why. A new configuration waits.
+      if (new_config) pending = wanted;
       Log(LogLevel::kWarn,
-          config_changed ? "TLS configuration not reloaded; the last good one stays"
-                         : "TLS certificate not reloaded; the last good one stays",
+          new_config ? "TLS configuration not applied yet; the last good one stays until its "
+                       "files can be read"
+                     : "TLS certificate not reloaded; the last good one stays",
           {{"error", fresh.error()}});
       return;
     }
+    pending.reset();
+    if (Same(*fresh.value(), *now)) return;  // files rewritten with what they held
     WarnIfExpired(*fresh.value());
     {
       const std::lock_guard<std::mutex> lock(mu);
@@ -518,8 +539,9 @@ struct TlsContext::State {
       Log(LogLevel::kError, "TLS session ticket keys not replaced", {{"error", OpenSslError()}});
     }
     Log(LogLevel::kInfo,
-        config_changed ? "TLS configuration reloaded (tls_server_config changed)"
-                       : "TLS certificate reloaded",
+        was_pending  ? "TLS configuration applied (its files can now be read)"
+        : new_config ? "TLS configuration reloaded (tls_server_config changed)"
+                     : "TLS certificate reloaded",
         {{"cert_file", wanted.cert_file}});
   }
 

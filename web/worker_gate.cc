@@ -6,8 +6,6 @@
 
 #include <algorithm>
 
-#include "base/task_pool.h"
-
 namespace ovn_raft {
 namespace {
 
@@ -34,7 +32,6 @@ void WorkerGate::Enter() {
   has_connection = false;
   std::unique_lock<std::mutex> lock(mu_);
   core_worker = entered_++ < core_;
-  if (core_worker) TaskPool::RunTasksOnThisThread();
   // A reserve worker that starts while no worker in the queue is free (a burst while workers
   // were still starting, and nobody waiting here to let in) takes its place there at once.
   if (core_worker || open_ || free_ < 1) {
@@ -60,6 +57,8 @@ void WorkerGate::TakenHere() {
 void WorkerGate::EndedHere() {
   if (entered_gate != nullptr) entered_gate->Ended();
 }
+
+bool WorkerGate::HandsWorkOff() { return entered_gate != nullptr && !core_worker; }
 
 void WorkerGate::WatchHandshakes([[maybe_unused]] void* ssl_ctx) {
 #if OVN_RAFT_TLS

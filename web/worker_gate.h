@@ -7,11 +7,12 @@
 // renders a page keeps glibc's cache of the small blocks it freed for as long as it lives, and
 // each one met in turn is cold: with all of them in the queue, memory grew with the number of
 // workers and every scrape paid for a cold thread. So only a few workers (the core) always wait
-// in civetweb's queue and run that work themselves (TaskPool::RunTasksOnThisThread). The others
+// in civetweb's queue and run that work themselves (HandsWorkOff is false on them). The others
 // (the reserve) wait here and are let into the queue one at a time, last come first, whenever no
 // worker there is free: a burst of connections, slow or hostile ones included, still meets as
-// many workers as --web.max-connections allows. A reserve worker hands the work to the task
-// pools, and comes back here when it has closed its connection and another worker is free.
+// many workers as --web.max-connections allows. A reserve worker hands the work to the web
+// edge's work pool (WebServer::RunWork), and comes back here when it has closed its connection
+// and another worker is free.
 //
 // civetweb's callbacks drive it, each on the worker it is about: Enter when a worker starts,
 // TakenHere as soon as it has a connection (civetweb's init_connection, or for TLS the start of
@@ -41,6 +42,9 @@ class WorkerGate {
   // Taken() and Ended() on the gate the calling worker entered, if any.
   static void TakenHere();
   static void EndedHere();
+  // Whether the calling thread is a reserve worker, whose allocating work runs on the work pool
+  // instead (every other thread, core workers included, runs it itself).
+  static bool HandsWorkOff();
   // Has TakenHere called as each TLS handshake of `ssl_ctx` (an OpenSSL SSL_CTX) starts; a
   // build without TLS has none.
   static void WatchHandshakes(void* ssl_ctx);
@@ -57,11 +61,26 @@ class WorkerGate {
   void LetOneThrough();  // with mu_ held
 
   const int core_;
+  // Guards every field below. Never held while a worker runs a connection: only for counting,
+  // and by a reserve worker while it waits on its condition variable (which releases it).
   std::mutex mu_;
+  // Workers that have called Enter. Only grows; the first core_ of them are the core workers,
+  // which never wait here. Guarded by mu_.
   int entered_ = 0;
+  // Workers in civetweb's queue with no connection: core workers, and reserve workers let
+  // through, that have not yet taken one. Each is counted from Enter (or being let through) to
+  // Taken, and again from Ended until it leaves the queue. While a worker waits in waiting_ and
+  // the gate is closed, Taken lets one through whenever free_ would drop below one, so that a
+  // new connection always finds a free worker. Guarded by mu_.
   int free_ = 0;
+  // Set once by Open (civetweb stopping) and never cleared: from then on no worker waits here
+  // and waiting_ stays empty. Guarded by mu_.
   bool open_ = false;
-  std::vector<Waiter*> waiting_;  // the last to come is let through first: its stack is warm
+  // Reserve workers waiting here, each a Waiter on its own stack that stays valid until it is
+  // taken off this list and told to go (LetOneThrough). The last to come is let through first:
+  // its stack is warm. Capacity reserved for every worker, so waiting allocates nothing.
+  // Guarded by mu_.
+  std::vector<Waiter*> waiting_;
 };
 
 }  // namespace ovn_raft

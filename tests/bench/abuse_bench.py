@@ -541,7 +541,9 @@ def short_deadline():
 
 def sigterm_in_flight():
     with Fake("slow") as slow:
-        e = Exporter(f"--ovsdb.database=OVN_Northbound={slow.path}", "--ovsdb.min-interval=0")
+        # Workers, and a share of them for this one address (a quarter), for all 50 at once.
+        e = Exporter(f"--ovsdb.database=OVN_Northbound={slow.path}", "--ovsdb.min-interval=0",
+                     "--web.max-connections=256")
         before = e.state()
         results = []
         threads = [threading.Thread(target=lambda: results.append(fetch(e.url))) for _ in range(50)]
@@ -679,6 +681,116 @@ def tls_half_open(n):
                f"every scrape < {limit} s", s["ok"] == s["of"] and s["max_s"] < limit)
 
 
+def from_another_address(n, kind):
+    """n connections from 127.0.0.2 (the scraper asks from 127.0.0.1), for 15 s, each coming
+    back once dropped: `idle` sends nothing, `slow-read` asks for the page and reads a byte a
+    second through a small receive window, `tls-half-open` opens TCP to the TLS port and never
+    sends a ClientHello. The process's threads are read while they hold."""
+    tls = kind == "tls-half-open"
+    with Exporter(*databases(), tls=tls) as e:
+        fetch(e.url, auth="prom0:secret" if tls else None)
+        before = e.state()
+
+        def attacker(i, stop):
+            while time.monotonic() < stop:
+                try:
+                    s = socket.socket()
+                    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+                    s.bind(("127.0.0.2", 0))
+                    s.settimeout(5)
+                    s.connect(("127.0.0.1", e.port))
+                    with s:
+                        if kind == "slow-read":
+                            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+                            while time.monotonic() < stop and s.recv(1):
+                                time.sleep(1)
+                        else:
+                            s.settimeout(max(0.1, stop - time.monotonic()))
+                            s.recv(1)  # returns when the server gives up on us
+                except OSError:
+                    time.sleep(0.2)
+
+        threads = run_threads(n, attacker, 15)
+        time.sleep(3)
+        held = e.state()
+        s = scrapes(e.url, 5, auth="prom0:secret" if tls else None)
+        for t in threads:
+            t.join()
+        time.sleep(4)
+        after = e.state()
+        what = {"idle": "idle connections (nothing sent)",
+                "slow-read": "connections reading the page a byte a second",
+                "tls-half-open": "half-open TLS connections (no ClientHello)"}[kind]
+        record(f"{n} {what} from another address{' (TLS)' if tls else ''}",
+               legit_text(s) + f"; exporter threads {held['threads']} meanwhile", before, after,
+               "every scrape < 1.0 s", s["ok"] == s["of"] and s["max_s"] < 1.0)
+
+
+def idle_flood(n, tls=False, workers=None):
+    """n connections from one address (127.0.0.9) that send nothing, each opened again as soon
+    as the server drops it, for 15 s; the scraper asks from another address (127.0.0.1). One
+    thread holds them all (non-blocking sockets), so the flood is as fast as the server lets it."""
+    import selectors
+    extra = [f"--web.max-connections={workers}"] if workers else []
+    with Exporter(*databases(*extra), tls=tls) as e:
+        fetch(e.url, auth="prom0:secret" if tls else None)
+        before = e.state()
+        held = {"open": 0, "opened": 0, "peak_rss": before["rss_mib"]}
+        stop = time.monotonic() + 15
+        sel = selectors.DefaultSelector()
+
+        def open_one():
+            s = socket.socket()
+            s.setblocking(False)
+            try:
+                s.bind(("127.0.0.9", 0))
+                s.connect_ex(("127.0.0.1", e.port))
+                sel.register(s, selectors.EVENT_READ)
+                held["open"] += 1
+                held["opened"] += 1
+            except OSError:
+                s.close()
+
+        def attacker():
+            for _ in range(n):
+                open_one()
+            while time.monotonic() < stop:
+                for key, _ in sel.select(timeout=0.2):
+                    try:
+                        data = key.fileobj.recv(4096)
+                    except OSError:
+                        data = b""
+                    if not data:  # dropped by the server: come back
+                        sel.unregister(key.fileobj)
+                        key.fileobj.close()
+                        held["open"] -= 1
+                        open_one()
+            for key in list(sel.get_map().values()):
+                key.fileobj.close()
+
+        def watch():
+            while time.monotonic() < stop and e.proc.poll() is None:
+                state = e.state()
+                if state:
+                    held["peak_rss"] = max(held["peak_rss"], state["rss_mib"])
+                time.sleep(0.5)
+
+        threads = [threading.Thread(target=f, daemon=True) for f in (attacker, watch)]
+        for t in threads:
+            t.start()
+        time.sleep(4)
+        s = scrapes(e.url, 5, auth="prom0:secret" if tls else None, pause=0.5)
+        for t in threads:
+            t.join()
+        time.sleep(3)
+        after = e.state() if e.proc.poll() is None else None
+        label = (f"{n} idle connections from one other address"
+                 f"{f', {workers} workers' if workers else ''}{' (TLS)' if tls else ''}")
+        record(label, legit_text(s) + f"; {held['opened']} connections opened, "
+               f"peak RSS {held['peak_rss']} MiB", before, after, "every scrape < 1.0 s",
+               s["ok"] == s["of"] and s["max_s"] < 1.0)
+
+
 def tls_handshake_flood():
     """64 clients doing full TLS handshakes (and a request) as fast as they can: the server's
     side of a handshake costs more than a request."""
@@ -744,7 +856,14 @@ ATTACKS = {
     "tls-half-open-100": lambda: tls_half_open(100),
     "tls-half-open-1000": lambda: tls_half_open(1000),
     "tls-handshakes": tls_handshake_flood,
+    "idle-1500": lambda: idle_flood(1500),
+    "idle-3000": lambda: idle_flood(3000),
+    "tls-idle-1500": lambda: idle_flood(1500, tls=True),
+    "tls-idle-3000": lambda: idle_flood(3000, tls=True),
     "tls-password": lambda: password_flood_one_source(False, tls=True),
+    "idle-others-1000": lambda: from_another_address(1000, "idle"),
+    "slow-read-others-1000": lambda: from_another_address(1000, "slow-read"),
+    "tls-half-open-others-1000": lambda: from_another_address(1000, "tls-half-open"),
 }
 
 

@@ -116,7 +116,7 @@ def render_kustomize(kubectl, upstream, components):
 
 
 def render_patch(kubectl, upstream, patches):
-    """The README's one-off `kubectl patch ... --patch-file` instructions, run with --local."""
+    """The one-off `kubectl patch ... --patch-file` instructions of docs/kubernetes.md, run with --local."""
     workload = next(o for o in load_all((UPSTREAM / upstream).read_text()) if o["kind"] in ("Deployment", "StatefulSet"))
     with tempfile.TemporaryDirectory() as work:
         current = Path(work) / "workload.yaml"
@@ -129,7 +129,7 @@ def render_patch(kubectl, upstream, patches):
 
 
 def patch_podmonitor(kubectl, podmonitor, patch):
-    """The README's PodMonitor step: a CRD takes no strategic merge patch, so --type merge."""
+    """The PodMonitor step of docs/kubernetes.md: a CRD takes no strategic merge patch, so --type merge."""
     with tempfile.TemporaryDirectory() as work:
         current = Path(work) / "podmonitor.yaml"
         shutil.copy(DEPLOY / podmonitor, current)
@@ -663,7 +663,7 @@ def main():
     report("refused: an AlertmanagerConfig matcher of type ==", None,
            [] if any("matchType" in p for p in schema_problems([bad])) else ["not refused"])
 
-    # The README's PodMonitor step for TLS: strategic merge is refused for the CRD, merge works.
+    # The PodMonitor step for TLS of docs/kubernetes.md: strategic merge is refused for the CRD, merge works.
     refused, merged = patch_podmonitor(tool["kubectl"], "kube-ovn/podmonitor.yaml", "kube-ovn/tls/podmonitor-https.yaml")
     endpoint = merged[0]["spec"]["podMetricsEndpoints"][0] if merged else {}
     report("kubectl patch podmonitor --type merge (strategic refused)", None,

@@ -22,6 +22,9 @@ reason, in tests/docs/illustrations.yaml. By kind:
 - Shell: every dotted flag, environment variable and subcommand is one the programs' --help
   knows; repository paths exist; ovn_raft_* names are metrics of the golden pages or recorded
   by the rules; a localhost port is the exporter's default.
+Links: every relative link of README.md, CONTRIBUTING.md, RUNBOOK.md and docs/ names a file of the
+repository and, with an anchor into a Markdown file, one of its headings (as GitHub spells them);
+docs/README.md links every document of docs/.
 Each host guide (docs/hosts.md, each tool's section of docs/openstack.md) sets the expected size
 in one of its blocks. Any block also gets the flag check. A listed block that no longer exists, or that is exercised
 anyway, fails. openstack-network-exporter's ovn_raft_* names (tests/docs/
@@ -86,6 +89,41 @@ def blocks_of(path):
         body = "\n".join(s[indent:] if s[:indent].strip() == "" else s for s in lines[i + 1:j])
         out.append(Block(path, i + 1, info, body + "\n", section))
         i = j + 1
+    return out
+
+
+def prose_lines(path, code=False):
+    """(line number, line) outside fenced blocks; inline code removed, or with code=True only
+    its backticks."""
+    fence = None
+    for i, line in enumerate(path.read_text().split("\n"), 1):
+        m = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if m and (fence is None or m.group(1).startswith(fence)):
+            fence = None if fence else m.group(1)
+            continue
+        if fence is None:
+            yield i, line.replace("`", "") if code else re.sub(r"`+[^`]*`+", "", line)
+
+
+def links_of(path):
+    """(line number, target) of each relative Markdown link."""
+    for i, line in prose_lines(path):
+        for target in re.findall(r"\]\(([^)\s]+)\)", line):
+            if not re.match(r"^[a-z]+:", target):
+                yield i, target
+
+
+def heading_anchors(path):
+    """The anchors GitHub gives a Markdown file's headings."""
+    seen, out = {}, set()
+    for _, line in prose_lines(path, code=True):
+        m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not m:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
     return out
 
 
@@ -648,6 +686,26 @@ class Checker:
                 self.result(e["file"], "illustrations.yaml", [f"lists a block that is not there: {e['first_line']!r}"])
         self.neighbours()
         self.expected_sizes()
+        self.links()
+
+    def links(self):
+        """Relative links resolve: the file exists, and an anchor into Markdown is a heading."""
+        problems, n = [], 0
+        for path in [ROOT / "CONTRIBUTING.md", ROOT / "RUNBOOK.md"] + DOCS:
+            for line_no, target in links_of(path):
+                n += 1
+                where = f"{path.relative_to(ROOT)}:{line_no}"
+                file, _, anchor = target.partition("#")
+                dest = (path.parent / file).resolve() if file else path
+                if not dest.exists():
+                    problems.append(f"{where}: {target}: no such file")
+                elif anchor and dest.suffix == ".md" and anchor not in heading_anchors(dest):
+                    problems.append(f"{where}: {target}: no such heading in {dest.relative_to(ROOT)}")
+        index = {(ROOT / "docs" / t.partition("#")[0]).resolve() for _, t in links_of(ROOT / "docs/README.md")}
+        for doc in sorted((ROOT / "docs").glob("**/*.md")):
+            if doc.name != "README.md" and doc.resolve() not in index:
+                problems.append(f"docs/README.md: no link to {doc.relative_to(ROOT)}")
+        self.result("README.md, CONTRIBUTING.md, RUNBOOK.md, docs/", f"links: {n} relative links", problems)
 
     def expected_sizes(self):
         """Each host guide sets the expected size: on a host nothing else knows it."""

@@ -4,10 +4,10 @@ listens on HOST:PORT, then starts PROGRAM with the socket as descriptor 3, LISTE
 LISTEN_PID its own pid. Like systemd, it keeps the socket open: once PROGRAM exits it is
 started again on the same socket (RUNS times), so a restart refuses no connection.
 
-  listen_fds.py [--pid=wrong|--fd=idle] [--runs=N] HOST PORT PROGRAM [ARGS...]
+  listen_fds.py [--pid=wrong|--fd=idle|--fd=twice] [--runs=N] HOST PORT PROGRAM [ARGS...]
 
 --pid=wrong sets LISTEN_PID to another pid; --fd=idle passes a socket that is bound but does
-not listen."""
+not listen; --fd=twice passes the same socket as descriptors 3 and 4 (LISTEN_FDS=2)."""
 import os
 import socket
 import sys
@@ -28,8 +28,11 @@ for _ in range(int(options.get("runs", "1"))):
     pid = os.fork()
     if pid == 0:
         os.dup2(s.fileno(), 3, inheritable=True)
+        os.set_inheritable(3, True)  # dup2 onto itself leaves the flag as it was
+        if options.get("fd") == "twice":
+            os.dup2(3, 4, inheritable=True)
         env = dict(os.environ)
-        env["LISTEN_FDS"] = "1"
+        env["LISTEN_FDS"] = "2" if options.get("fd") == "twice" else "1"
         env["LISTEN_PID"] = str(os.getppid() if options.get("pid") == "wrong" else os.getpid())
         os.execve(program[0], program, env)
     status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])

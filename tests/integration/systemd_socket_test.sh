@@ -2,7 +2,8 @@
 # --web.systemd-socket, for real: the exporter serves /metrics of a real cluster on the socket
 # it is passed the way systemd passes one (LISTEN_FDS, LISTEN_PID, descriptor 3), by
 # systemd-socket-activate when installed and by a launcher that binds, forks and execs
-# (listen_fds.py); over TLS too; a second exporter on the same socket after the first stopped
+# (listen_fds.py); over TLS too; the same socket passed twice, served once and stopped at once
+# by SIGTERM; a second exporter on the same socket after the first stopped
 # answers (the port stays held); a socket that is not its own, or does not listen, is refused
 # with a clear error and exit 1.
 #   systemd_socket_test.sh EXPORTER_BINARY
@@ -54,6 +55,25 @@ serves "http://127.0.0.1:$p"
 echo "after a restart on the same socket: served again"
 passed=$((passed + 1))
 kill -TERM "$(pgrep -P "${pids[-1]}" -f -- --web.systemd-socket)"
+
+# The same socket passed twice: served once, and SIGTERM stops the exporter at once, with no
+# connection after it (an accept on the second descriptor used to wait for one).
+p=$((port + 14))
+python3 "$here/listen_fds.py" --fd=twice 127.0.0.1 "$p" "$exporter" --web.systemd-socket \
+  "${dbs[@]}" >"$dir/twice.log" 2>&1 &
+pids+=($!)
+serves "http://127.0.0.1:$p"
+grep -q 'msg=listening .*address=127.0.0.1:'"$p"' port=' "$dir/twice.log" ||
+  fail "passed twice: not one listening address: $(grep msg=listening "$dir/twice.log")"
+kill -TERM "$(pgrep -P "${pids[-1]}" -f -- --web.systemd-socket)"
+stopped=0
+for _ in $(seq 50); do
+  grep -q 'exited 0' "$dir/twice.log" && { stopped=1; break; }
+  sleep 0.1
+done
+[ "$stopped" = 1 ] || fail "passed twice: SIGTERM did not stop the exporter within 5 s: $(cat "$dir/twice.log")"
+echo "the same socket passed twice: served once, SIGTERM stops at once"
+passed=$((passed + 1))
 
 # TLS on the passed socket.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \

@@ -345,6 +345,50 @@ TEST_F(SessionTest, SessionsDoNotOutliveASwappedClientCa) {
   }
 }
 
+// The web config switches client_ca_file to a CA-only file written a moment after it (a
+// ConfigMap and a Secret updating apart): the new configuration waits for its file, the old
+// files are not reloaded meanwhile, and once the file is there the client of the CA left out is
+// refused within a reload interval. Files rewritten with what they held log no reload.
+TEST_F(SessionTest, AWebConfigWhoseClientCaComesLaterIsAppliedWhenItArrives) {
+  Key("doomed");
+  Sh("cat ca.crt other-ca.crt > client-ca.crt && openssl req -new -key doomed.key -out "
+     "doomed.csr -subj /CN=prometheus && openssl x509 -req -in doomed.csr -CA other-ca.crt "
+     "-CAkey other-ca.key -CAcreateserial -days 2 -out doomed.crt");
+  FakeUnixServer ovsdb(Leader());
+  const auto e = Start(ovsdb);
+  const int port = e->port();
+  ASSERT_NE(Curl(port, "doomed").find("HTTP=200"), std::string::npos);
+  Sh("cp client-ca.crt same.crt && mv same.crt client-ca.crt");  // the same bytes
+  std::ofstream(Path("web.yml.new")) << "tls_server_config:\n  cert_file: server.crt\n  "
+                                        "key_file: server.key\n  client_auth_type: "
+                                        "RequireAndVerifyClientCert\n  client_ca_file: "
+                                        "ca-only.crt\n";
+  Sh("mv web.yml.new web.yml");
+  ASSERT_TRUE(testing::Eventually(
+      [&] { return ReadFile(e->log_path()).find("not applied yet") != std::string::npos; }, 10))
+      << ReadFile(e->log_path());
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));         // reload ticks meanwhile
+  EXPECT_NE(Curl(port, "doomed").find("HTTP=200"), std::string::npos);  // the last good one
+  Sh("cp ca.crt ca-only.new && mv ca-only.new ca-only.crt");
+  const auto arrived = std::chrono::steady_clock::now();
+  bool refused = false;
+  while (!refused && std::chrono::steady_clock::now() - arrived < std::chrono::seconds(5)) {
+    refused = Curl(port, "doomed").find("HTTP=200") == std::string::npos;
+  }
+  const auto took = std::chrono::steady_clock::now() - arrived;
+  ASSERT_TRUE(refused) << ReadFile(e->log_path());
+  // One reload interval (a second), and room for the handshakes of a loaded machine.
+  EXPECT_LT(took, std::chrono::milliseconds(2500));
+  std::printf(
+      "[ figures  ] the revoked client refused %lld ms after the CA file arrived\n",
+      static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(took).count()));
+  EXPECT_NE(Curl(port, "client").find("HTTP=200"), std::string::npos);
+  const std::string log = ReadFile(e->log_path());
+  EXPECT_NE(log.find("TLS configuration applied (its files can now be read)"), std::string::npos)
+      << log;
+  EXPECT_EQ(log.find("TLS certificate reloaded"), std::string::npos) << log;
+}
+
 // A client certificate that expires while its sessions are saved: after the expiry neither a
 // full handshake nor a resumption gets the page.
 TEST_F(SessionTest, SessionsDoNotOutliveTheClientCertificate) {

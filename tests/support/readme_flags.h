@@ -1,7 +1,8 @@
 #pragma once
 
-// The README's flag tables against a program's flag table: every flag, its variable and its
-// default, and no flag that does not exist.
+// A document's flag table (the exporter's in docs/flags.md, the report's in docs/report.md)
+// against a program's flag table: every flag, its variable and its default, and no flag that
+// does not exist.
 
 #include <gtest/gtest.h>
 
@@ -29,9 +30,11 @@ inline std::string Unquoted(const std::string& cell) {
   return std::string(Trim(out));
 }
 
-// The rows of the table under `heading` whose first cell is a flag: name -> (variable, default).
-inline std::map<std::string, Row> ReadmeFlags(const std::string& heading) {
-  std::ifstream in(SourceDir() + "/README.md");
+// The rows of the table under `heading` of `document` (relative to the source tree) whose first
+// cell is a flag: name -> (variable, default).
+inline std::map<std::string, Row> ReadmeFlags(const std::string& document,
+                                              const std::string& heading) {
+  std::ifstream in(SourceDir() + "/" + document);
   std::map<std::string, Row> rows;
   bool in_section = false;
   for (std::string line; std::getline(in, line);) {
@@ -48,14 +51,15 @@ inline std::map<std::string, Row> ReadmeFlags(const std::string& heading) {
   return rows;
 }
 
-inline void ExpectSameFlags(const std::string& heading, const std::vector<FlagSpec>& flags,
-                            const std::string& prefix) {
-  auto rows = ReadmeFlags(heading);
-  ASSERT_FALSE(rows.empty()) << "no flag table under " << heading;
+inline void ExpectSameFlags(const std::string& document, const std::string& heading,
+                            const std::vector<FlagSpec>& flags, const std::string& prefix) {
+  ASSERT_TRUE(std::ifstream(SourceDir() + "/" + document).good()) << "cannot read " << document;
+  auto rows = ReadmeFlags(document, heading);
+  ASSERT_FALSE(rows.empty()) << "no flag table under " << heading << " in " << document;
   for (const auto& f : flags) {
     const auto it = rows.find(f.name);
     if (it == rows.end()) {
-      ADD_FAILURE() << "--" << f.name << " is not in the README under " << heading;
+      ADD_FAILURE() << "--" << f.name << " is not in " << document << " under " << heading;
       continue;
     }
     EXPECT_EQ(it->second.variable, EnvName(prefix, f.name)) << f.name;
@@ -64,7 +68,7 @@ inline void ExpectSameFlags(const std::string& heading, const std::vector<FlagSp
     rows.erase(it);
   }
   for (const auto& [name, row] : rows)
-    ADD_FAILURE() << "README documents --" << name << ", no such flag";
+    ADD_FAILURE() << document << " documents --" << name << ", no such flag";
 }
 
 }  // namespace ovn_raft::testing

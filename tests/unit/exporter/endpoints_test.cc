@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "parsers/cluster_status_parser.h"
-#include "support/bcrypt.h"
 #include "support/exposition.h"
 #include "support/fixtures.h"
 
@@ -42,7 +41,7 @@ struct Fixture {
 
 TEST(EndpointsTest, MetricsStatusReadyLanding) {
   Fixture f;
-  Endpoints e(f.config, f.coordinator, nullptr);
+  Endpoints e(f.config, f.coordinator);
   const auto metrics = e.Handle({"GET", "/metrics", "", "", "", ""});
   EXPECT_EQ(metrics.status, 200);
   EXPECT_NE(metrics.content_type.find("version=0.0.4"), std::string::npos);
@@ -65,21 +64,18 @@ TEST(EndpointsTest, MetricsStatusReadyLanding) {
   EXPECT_EQ(e.Handle({"GET", "/", "", "", "", ""}).status, 200);
   EXPECT_EQ(e.Handle({"GET", "/healthz", "", "", "", ""}).status, 200);
   EXPECT_EQ(e.Handle({"GET", "/nope", "", "", "", ""}).status, 404);
-  EXPECT_EQ(e.Handle({"POST", "/metrics", "", "", "", ""}).status, 405);
 }
 
-TEST(EndpointsTest, BasicAuthGuardsAllButHealthz) {
+// The refusals the web edge counted are the page's, by reason (none without a web edge).
+TEST(EndpointsTest, ThePageCountsTheWebEdgesRefusals) {
   Fixture f;
-  const std::string hash = testing::Bcrypt("pw", 4);
-  Endpoints e(f.config, f.coordinator,
-              std::make_unique<BasicAuth>(std::map<std::string, std::string>{{"u", hash}}));
-  const auto denied = e.Handle({"GET", "/metrics", "", "", "", ""});
-  EXPECT_EQ(denied.status, 401);
-  ASSERT_EQ(denied.headers.size(), 1u);
-  EXPECT_EQ(denied.headers[0].first, "WWW-Authenticate");
-  EXPECT_EQ(e.Handle({"GET", "/status", "Basic dTpiYWQ=", "", "", ""}).status, 401);   // u:bad
-  EXPECT_EQ(e.Handle({"GET", "/metrics", "Basic dTpwdw==", "", "", ""}).status, 200);  // u:pw
-  EXPECT_EQ(e.Handle({"GET", "/healthz", "", "", "", ""}).status, 200);
+  Endpoints e(f.config, f.coordinator);
+  const testing::Exposition m(e.Handle({"GET", "/metrics", "", "", "", ""}).body);
+  for (const char* reason : {"auth_failed", "auth_throttled", "source_busy", "rate_limited"}) {
+    EXPECT_EQ(m.Value("ovn_raft_exporter_http_rejections_total", {{"reason", reason}}), 0)
+        << reason;
+  }
+  EXPECT_EQ(Endpoints::OpenPaths(), std::vector<std::string>{"/healthz"});
 }
 
 // A page within the scraper's deadline (X-Prometheus-Scrape-Timeout-Seconds, less its margin):
@@ -96,7 +92,7 @@ TEST(EndpointsTest, APageWithinTheScrapersDeadlineServesWhatWasRead) {
         return progress.End();
       },
       std::chrono::milliseconds(0), Defaults().timeout + std::chrono::seconds(1));
-  Endpoints e(Defaults(), coordinator, nullptr);
+  Endpoints e(Defaults(), coordinator);
   for (int i = 1; i <= 2; ++i) {
     const auto start = std::chrono::steady_clock::now();
     const auto page = e.Handle({"GET", "/metrics", "", "1", "", ""});

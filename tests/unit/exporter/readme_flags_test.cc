@@ -1,4 +1,4 @@
-// The README's flag table of the exporter says what its flag table declares.
+// The exporter's flag table in docs/flags.md says what its flag table declares.
 
 #include "support/readme_flags.h"
 
@@ -12,7 +12,7 @@ namespace ovn_raft {
 namespace {
 
 TEST(ReadmeFlags, TheExportersTableIsItsFlagTable) {
-  testing::ExpectSameFlags("## Flags", ConfigFlags(), "OVN_RAFT_EXPORTER_");
+  testing::ExpectSameFlags("docs/flags.md", "## Flags", ConfigFlags(), "OVN_RAFT_EXPORTER_");
 }
 
 // --help says each default once, from the table.

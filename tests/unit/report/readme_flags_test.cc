@@ -1,4 +1,4 @@
-// The README's flag table of ovn-raft-report says what its flag table declares.
+// The flag table of ovn-raft-report's manual (docs/report.md) says what its flag table declares.
 
 #include "support/readme_flags.h"
 
@@ -10,8 +10,8 @@ namespace ovn_raft {
 namespace {
 
 TEST(ReadmeFlags, TheReportsTableIsItsFlagTable) {
-  testing::ExpectSameFlags("## ovn-raft-report: the cluster at a glance", ReportFlags(),
-                           "OVN_RAFT_REPORT_");
+  testing::ExpectSameFlags("docs/report.md", "## ovn-raft-report: the cluster at a glance",
+                           ReportFlags(), "OVN_RAFT_REPORT_");
 }
 
 }  // namespace

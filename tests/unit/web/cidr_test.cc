@@ -26,5 +26,21 @@ TEST(CidrTest, IPv4EntriesInTheirMappedForm) {
   EXPECT_EQ(Ipv4MappedCidr("192.168.1.7/32"), "::ffff:192.168.1.7/128");
 }
 
+TEST(CidrTest, AnAddressInTheListAsCivetwebsAccessListDecides) {
+  const auto list = ParseCidrList("10.0.0.0/8, 192.168.1.5, fd00::/8, 127.0.0.0/30");
+  ASSERT_TRUE(list.has_value());
+  EXPECT_TRUE(InCidrList(*list, "10.200.3.4"));
+  EXPECT_TRUE(InCidrList(*list, "192.168.1.5"));
+  EXPECT_FALSE(InCidrList(*list, "192.168.1.6"));
+  EXPECT_TRUE(InCidrList(*list, "127.0.0.3"));
+  EXPECT_FALSE(InCidrList(*list, "127.0.0.4"));
+  EXPECT_TRUE(InCidrList(*list, "fd12::1"));
+  EXPECT_FALSE(InCidrList(*list, "fe80::1"));
+  EXPECT_TRUE(InCidrList(*list, "::ffff:10.1.2.3"));  // an IPv4 client of [::]:PORT
+  EXPECT_FALSE(InCidrList(*list, "::ffff:11.1.2.3"));
+  EXPECT_FALSE(InCidrList(*list, "not an address"));
+  EXPECT_TRUE(InCidrList({}, "203.0.113.1"));  // no list: everyone
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -22,7 +22,6 @@
 #include <thread>
 #include <vector>
 
-#include "base/task_pool.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 #include "web/http_server.h"
@@ -82,12 +81,7 @@ class Worker {
     while ((step = step_.exchange(0)) == 0) std::this_thread::sleep_for(milliseconds(1));
     return step;
   }
-  static bool RunsOnCaller() {
-    TaskPool pool(1);
-    std::thread::id ran_on;
-    pool.Run([&] { ran_on = std::this_thread::get_id(); });
-    return ran_on == std::this_thread::get_id();
-  }
+  static bool RunsOnCaller() { return !WorkerGate::HandsWorkOff(); }
   std::atomic<int> step_{0}, done_{0};
   std::atomic<bool> entered_{false}, ran_on_caller_{false};
   std::thread thread_;
@@ -211,6 +205,7 @@ class HeldWorkersTest : public ::testing::Test {
     HttpServerOptions o;
     o.threads = 16;
     o.request_timeout = std::chrono::seconds(20);
+    o.connections_per_source = 64;  // every held connection keeps its worker
     o.tls = tls_.get();
     const auto loopback = ParseListenAddress("127.0.0.1:0");
     ASSERT_TRUE(loopback.ok());
