@@ -71,6 +71,7 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
     const auto seen_since = Number(db, keys::database::kServerSeenSince);
     if (taken_at && seen_since && *taken_at >= *seen_since) r.up_for_s = *taken_at - *seen_since;
     r.source = source;
+    r.taken_at = taken_at;
     r.expected = expected;
     r.db = Str(db, keys::database::kName);
     r.ctl = Str(db, keys::database::kCtl);
@@ -98,6 +99,8 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
       if (r.leader == "self") r.leader = r.server_id;
       r.term = Uint(s, st::kTerm);
       r.election_timer_ms = Uint(s, st::kElectionTimerMs);
+      r.log_next_index = Uint(s, st::kLogNextIndex);
+      r.entries_not_committed = Uint(s, st::kEntriesNotCommitted);
       const bool too_many = (s.HasMember(st::kServers) && s[st::kServers].IsArray() &&
                              s[st::kServers].Size() > kMaxStatusMembers) ||
                             (s.HasMember(st::kConnections) && s[st::kConnections].IsArray() &&
@@ -116,6 +119,7 @@ Result<std::vector<MemberReport>, std::string> DecodeStatusJson(const std::strin
           const std::string id = Str(e, se::kServerId);
           r.view[id] = Str(e[se::kAddress], keys::address::kRaw);
           if (const auto ago = Uint(e, se::kLastMsgMsAgo)) r.heard_ms_ago[id] = *ago;
+          if (const auto match = Uint(e, se::kMatchIndex)) r.match_index[id] = *match;
         }
       }
       if (s.HasMember(st::kConnections) && s[st::kConnections].IsArray()) {

@@ -37,6 +37,12 @@ struct MemberReport {
   std::map<std::string, std::uint64_t> heard_ms_ago;
   std::optional<std::uint64_t> election_timer_ms;
   std::set<std::string> established;
+  // How far the leader knows each member's log to be written (match_index; its own entry is
+  // its own disk's progress) and its log's next index: what tells a log that does not sync.
+  std::map<std::string, std::uint64_t> match_index;
+  std::optional<std::uint64_t> log_next_index;
+  std::optional<std::uint64_t> entries_not_committed;  // the log's end less its commit index
+  std::optional<double> taken_at;  // when its exporter read it, by its exporter's clock
   // How long its ovsdb-server has run as its exporter saw it, when the document says: a member
   // restarted after the leader last heard from it is one the leader has not heard *yet*.
   std::optional<double> up_for_s;

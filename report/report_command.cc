@@ -1,5 +1,6 @@
 #include "report/report_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -7,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/build_version.h"
@@ -20,8 +22,11 @@
 #include "http_client/http_get.h"
 #include "http_client/redacted_url.h"
 #include "report/advised_command.h"
+#include "report/echoed_secrets.h"
 #include "report/kick_evidence.h"
+#include "report/log_progress.h"
 #include "report/member_attention.h"
+#include "report/member_binding.h"
 #include "report/password_file.h"
 #include "report/served_without_raft.h"
 #include "report/terminal_text.h"
@@ -38,6 +43,10 @@ constexpr std::size_t kMaxStatusBytes = 2u << 20;
 // How long an unheard member is given before the report says to restart it: a member whose disk
 // stalls and returns catches up by itself within seconds; one whose write failed never does.
 constexpr int kUnheardRestartMinutes = 5;
+
+// How often a leader's exporter is read again to watch its log move: past the exporter's own
+// reuse of a reading (--ovsdb.min-interval, 1s by default).
+constexpr std::chrono::milliseconds kProgressInterval{1100};
 
 // The report's exit statuses, as --help and the manual page list them.
 constexpr int kExitHealthy = 0;
@@ -118,9 +127,61 @@ void PrintVerdict(const ClusterConsensus& c) {
               not_alive.c_str());
 }
 
+// "over 5 readings in 4.4 s": what a log finding rests on.
+std::string Readings(const LogFinding& f) {
+  char text[96];
+  if (f.seconds > 0) {
+    std::snprintf(text, sizeof(text), "over %zu readings in %.1f s", f.readings, f.seconds);
+  } else {
+    std::snprintf(text, sizeof(text), "over %zu readings", f.readings);
+  }
+  return text;
+}
+
+// A member whose log does not sync, in the words that fit it: the leader's own disk, or a
+// member the leader waits for. An unheard member already has its line.
+void PrintLogFinding(const ClusterConsensus& c, const LogFinding& f) {
+  const char* id = f.id.c_str();
+  const auto lag = static_cast<unsigned long long>(f.lag);
+  const auto match = static_cast<unsigned long long>(f.match);
+  const auto peer = static_cast<unsigned long long>(f.peer_lag);
+  const std::string over = Readings(f);
+  if (f.kind == LogFinding::Kind::kNotCatchingUp && f.leads) {
+    std::printf(
+        "    LEADER NOT SYNCING: %s leads, but its own log stayed written up to entry %llu, %llu "
+        "behind its end, %s (not_catching_up): its own disk completes no write (a hung or "
+        "failing disk, a stalled fsync); the cluster commits on its followers' word alone, and "
+        "its term ends when its main loop stalls; fix its disk, or restart it so that a member "
+        "with a working disk leads (see the runbook, OVNRaftMemberUnheard)\n",
+        id, match, lag, over.c_str());
+  } else if (f.kind == LogFinding::Kind::kNotCatchingUp) {
+    if (c.unheard.count(f.id)) return;
+    std::printf(
+        "    NOT CATCHING UP: the leader says %s's log stayed written up to entry %llu, %llu "
+        "behind its end, %s (not_catching_up): a full, read-only or stalled disk, or a stuck "
+        "process (see the runbook, OVNRaftMemberUnheard)\n",
+        id, match, lag, over.c_str());
+  } else if (f.leads) {
+    std::printf(
+        "    SLOW LEADER: %s leads, but its cluster commits entries its own log does not hold "
+        "yet, a median %llu %s: its followers write and answer sooner than its own disk syncs "
+        "(fsync latency), and clients' commits slow down with it; look at its disk first, then "
+        "a starved CPU; restarting it moves the leadership (see the runbook, "
+        "OVNRaftLeaderSlow)\n",
+        id, lag, over.c_str());
+  } else {
+    std::printf(
+        "    SLOW: %s trails the leader's log by a median %llu entries %s, against %llu for its "
+        "fastest peer: its disk, its CPU or its path to the leader is slower than theirs (see "
+        "the runbook, OVNRaftMemberSlow)\n",
+        id, lag, over.c_str(), peer);
+  }
+}
+
 // Members that answer but need attention, members that do not report, members the leader
-// does not hear.
-void PrintMemberTroubles(const ClusterConsensus& c, const std::vector<MemberReport>& members) {
+// does not hear, members whose log does not sync.
+void PrintMemberTroubles(const ClusterConsensus& c, const std::vector<MemberReport>& members,
+                         const std::vector<LogFinding>& log) {
   for (const auto& a : MembersNeedingAttention(c, members)) {
     std::string states;
     for (const auto& st : a.states) states += (states.empty() ? "" : ", ") + st;
@@ -142,6 +203,7 @@ void PrintMemberTroubles(const ClusterConsensus& c, const std::vector<MemberRepo
         "%d minutes after, restart it (see the runbook, OVNRaftMemberUnheard)\n",
         id.c_str(), static_cast<double>(ago) / 1000.0, id.c_str(), kUnheardRestartMinutes);
   }
+  for (const auto& f : log) PrintLogFinding(c, f);
 }
 
 // Where members are: hosts claimed twice, members seen at two addresses, unexpected and
@@ -179,7 +241,7 @@ void PrintViewDifferences(const ClusterConsensus& c) {
 // The stale suspects and, for each, either the one command that removes it or why none is
 // advised.
 void PrintSuspects(const std::string& db, const std::string& ctl, const ClusterConsensus& c,
-                   const std::vector<MemberReport>& members, bool majority_cluster) {
+                   const TrustedDatabase& trusted, const std::vector<std::string>& unreachable) {
   if (!c.ranked_suspects.empty()) {
     std::printf("    stale suspects, most suspect first:");
     for (const auto& id : c.ranked_suspects) {
@@ -195,9 +257,10 @@ void PrintSuspects(const std::string& db, const std::string& ctl, const ClusterC
         Join(c.undecided).c_str());
   }
   for (const auto& id : c.ranked_suspects) {
-    // The one line that changes a cluster: printed only when the cluster's own leader does not
-    // hear the member and every part of the line is what it should be.
-    if (const auto why = WhyNoKick(members, c.cluster_id, majority_cluster, id)) {
+    // The one line that changes a cluster: printed only when every piece of evidence is bound
+    // to the member it speaks for, the cluster's own leader does not hear the member, and every
+    // part of the line is what it should be.
+    if (const auto why = WhyNoKick(trusted, unreachable, c.cluster_id, id)) {
       std::printf(
           "    to remove %s: no command advised: %s (see the runbook, OVNRaftStaleMember)\n",
           id.c_str(), why->c_str());
@@ -215,14 +278,24 @@ void PrintSuspects(const std::string& db, const std::string& ctl, const ClusterC
   }
 }
 
+// What the report read, beyond the trusted reports, for one database.
+struct DatabaseEvidence {
+  std::vector<std::string> unreachable;  // URLs not read at all (shown form)
+  // Members whose log does not sync, by cluster ID (their leader's).
+  std::map<std::string, std::vector<LogFinding>> log;
+};
+
 void PrintConsensus(const std::string& db, const std::string& ctl, const ClusterConsensus& c,
-                    const std::vector<MemberReport>& members, bool majority_cluster) {
+                    const std::vector<MemberReport>& members, const TrustedDatabase& trusted,
+                    const DatabaseEvidence& evidence) {
   PrintSummary(c);
   PrintVerdict(c);
-  PrintMemberTroubles(c, members);
+  static const std::vector<LogFinding> kNone;
+  const auto log = evidence.log.find(c.cluster_id);
+  PrintMemberTroubles(c, members, log == evidence.log.end() ? kNone : log->second);
   PrintPlacement(c);
   PrintViewDifferences(c);
-  PrintSuspects(db, ctl, c, members, majority_cluster);
+  PrintSuspects(db, ctl, c, trusted, evidence.unreachable);
 }
 
 const char kEnvPrefix[] = "OVN_RAFT_REPORT_";
@@ -232,6 +305,9 @@ struct ReportSettings {
   std::chrono::milliseconds timeout{0};
   std::string ca_file, cert_file, key_file;  // TLS; "" for none
   std::string username, password_file;       // basic auth; "" for none
+  bool basic_auth_over_http = false;         // send it over plain http too
+  std::vector<MemberBinding> members;        // --member
+  std::chrono::milliseconds progress_window{0};
 };
 
 // A file flag: any path, checked when the report starts.
@@ -287,6 +363,44 @@ const std::vector<Flag<ReportSettings>>& Table() {
                  .set = [](ReportSettings& r, const std::string& v) {
                    return SetPath(r.password_file, v);
                  }});
+    t.push_back({.spec = {.name = "web.basic-auth.allow-http",
+                          .help = "Send the basic-auth credentials to http:// URLs too, where "
+                                  "anyone on the path reads them; without it the report "
+                                  "refuses to start when a URL is plain http.",
+                          .boolean = true},
+                 .defaults = {"false"},
+                 .set = [](ReportSettings& r, const std::string& v) -> std::optional<std::string> {
+                   r.basic_auth_over_http = v == "true";
+                   return std::nullopt;
+                 }});
+    t.push_back(
+        {.spec = {.name = "member",
+                  .help = "URL=MEMBER: the exporter at URL is that member's own (MEMBER: its "
+                          "server ID in one database, or its Raft address or host in all). A "
+                          "URL whose host is its member's Raft address host needs none; a "
+                          "kick is advised only on the word of URLs bound either way. The URL "
+                          "is read too. Repeatable.",
+                  .repeatable = true,
+                  .default_text = "none"},
+         .set = [](ReportSettings& r, const std::string& v) -> std::optional<std::string> {
+           auto b = ParseMemberBinding(v);
+           if (!b) return b.error();
+           r.members.push_back(std::move(b.value()));
+           return std::nullopt;
+         }});
+    t.push_back(
+        {.spec = {.name = "cluster.progress-window",
+                  .help = "How long to watch a leader whose log shows members behind its end "
+                          "(reading its exporter again about every second), to tell a log "
+                          "that does not sync or syncs slowly, the leader's own included; 0 "
+                          "reads once."},
+         .defaults = {"5s"},
+         .set = [](ReportSettings& r, const std::string& v) -> std::optional<std::string> {
+           const auto d = ParseDuration(v);
+           if (!d) return "expected a duration, got \"" + v + "\"";
+           r.progress_window = *d;
+           return std::nullopt;
+         }});
     return t;
   }();
   return table;
@@ -312,7 +426,11 @@ std::string Usage() {
          "Fetches every member's /status and prints the cluster-wide analysis. Each URL speaks\n"
          "for the one member its exporter reads: a URL whose /status contradicts itself (no\n"
          "server or cluster ID, several members of one database), claims a member another URL\n"
-         "claims, or reads another cluster than most URLs is untrusted.\n" +
+         "claims, reads another cluster than most URLs, or another member than --member binds\n"
+         "it to is untrusted. A cluster/kick is advised only on the word of URLs shown to be\n"
+         "their members' own (the URL's host is the member's Raft address host, or --member),\n"
+         "with none unreachable or untrusted. Credentials are never printed, nor sent over\n"
+         "plain http unless --web.basic-auth.allow-http says so.\n" +
          EntriesUsage("Exit status", ExitStatuses()) +
          "\nFlags (each also read from the environment variable shown):\n" +
          FlagsUsage(Specs(Table()), kEnvPrefix);
@@ -332,8 +450,14 @@ std::string ReportManPage() {
                       "what each member sees and whether they agree.",
                       "Each URL speaks for the one member its exporter reads: what it says of "
                       "other members is evidence, never a vote, and a cluster/kick is advised "
-                      "only when the cluster's own leader, read through its own exporter, does "
-                      "not hear the member. A password in a URL is shown as xxxxx."},
+                      "only when the cluster's own leader, read through a URL shown to be its "
+                      "own exporter (its host is the leader's Raft address host, or --member "
+                      "binds it), does not hear the member, and no URL is unreachable or "
+                      "untrusted. A password in a URL, or echoed by a /status, is shown as "
+                      "xxxxx.",
+                      "A leader whose log shows members behind its end is read again for "
+                      "--cluster.progress-window: a member whose log does not sync or syncs "
+                      "slowly, the leader's own included, needs attention."},
       .version = kBuildVersion,
       .exit_statuses = ExitStatuses(),
       .sections = {}};
@@ -343,33 +467,98 @@ std::string ReportManPage() {
 
 namespace {
 
-// Every exporter's /status, decoded, one per URL (a URL given twice is read once); false when
-// one could not be read (said on stdout). URLs are shown without their userinfo.
-bool FetchAll(const std::vector<std::string>& urls, const HttpGetOptions& options,
-              std::vector<UrlStatus>& statuses) {
-  bool all = true;
+// What the report reads with: the HTTP options and what it must never print.
+struct Reader {
+  HttpGetOptions options;
+  std::vector<std::string> secrets;  // echoed_secrets.h
+  std::vector<MemberBinding> members;
+};
+
+// One URL's /status, decoded, every string made safe to print; or why not (safe too).
+Result<UrlStatus, std::string> Read(const std::string& url, const Reader& reader) {
+  using R = Result<UrlStatus, std::string>;
+  const std::string shown = RedactedUrl(url);
+  const auto body = FetchStatus(url, reader.options);
+  auto reports = body ? DecodeStatusJson(body.value(), shown) : std::string{};
+  const std::string why = !body                     ? body.error()
+                          : !reports                ? reports.error()
+                          : reports.value().empty() ? "no database"
+                                                    : "";
+  if (!why.empty()) return R::Failure(TerminalText(WithoutSecrets(why, reader.secrets)));
+  // Everything a /status says is shown escaped and without what it may echo of the
+  // credentials: from here on no string can act on the terminal or give a password away.
+  UrlStatus s{.url = TerminalText(shown),
+              .reports = std::move(reports.value()),
+              .host = UrlHost(url),
+              .bindings = {}};
+  for (auto& r : s.reports) {
+    RemoveSecrets(r, reader.secrets);
+    MakeTerminalSafe(r);
+  }
+  for (const auto& b : reader.members) {
+    if (SameUrl(b.url, url)) s.bindings.push_back(b);
+  }
+  return s;
+}
+
+// Every exporter's /status, decoded, one per URL (a URL given twice is read once); the URLs
+// that could not be read (said on stdout) in `unreachable`, as shown. `raw`: each status's URL
+// as given, for a second look. URLs are shown without their userinfo.
+void FetchAll(const std::vector<std::string>& urls, const Reader& reader,
+              std::vector<UrlStatus>& statuses, std::map<std::string, std::string>& raw,
+              std::vector<std::string>& unreachable) {
   std::set<std::string> seen;
   for (const auto& url : urls) {
     if (!seen.insert(url).second) continue;
-    const std::string shown = RedactedUrl(url);
-    const auto body = FetchStatus(url, options);
-    auto reports = body ? DecodeStatusJson(body.value(), shown) : std::string{};
-    const std::string why = !body                     ? body.error()
-                            : !reports                ? reports.error()
-                            : reports.value().empty() ? "no database"
-                                                      : "";
-    if (!why.empty()) {
-      std::printf("%s: unreachable (%s)\n", TerminalText(shown).c_str(), TerminalText(why).c_str());
-      all = false;
+    auto s = Read(url, reader);
+    if (!s) {
+      const std::string shown = TerminalText(RedactedUrl(url));
+      std::printf("%s: unreachable (%s)\n", shown.c_str(), s.error().c_str());
+      unreachable.push_back(shown);
       continue;
     }
-    // Everything a /status says is shown escaped: from here on no string can act on the
-    // terminal.
-    UrlStatus s{.url = TerminalText(shown), .reports = std::move(reports.value())};
-    for (auto& r : s.reports) MakeTerminalSafe(r);
-    statuses.push_back(std::move(s));
+    raw.emplace(s.value().url, url);
+    statuses.push_back(std::move(s.value()));
   }
-  return all;
+}
+
+// Reads again, about every second for `window`, the exporter of each leader whose first
+// reading shows members behind its log's end, and returns what its readings show, per
+// database and cluster ID.
+std::map<std::string, std::map<std::string, std::vector<LogFinding>>> WatchLeaders(
+    const std::map<std::string, TrustedDatabase>& databases,
+    const std::map<std::string, std::string>& raw, const Reader& reader,
+    std::chrono::milliseconds window) {
+  // (raw URL, database) -> the leader's readings, the report's own first.
+  std::map<std::pair<std::string, std::string>, std::vector<MemberReport>> readings;
+  for (const auto& [db, trusted] : databases) {
+    for (const auto& m : trusted.members) {
+      const auto url = raw.find(m.source);
+      if (url != raw.end() && AnyLag(m)) readings[{url->second, db}].push_back(m);
+    }
+  }
+  std::set<std::string> urls;
+  for (const auto& [key, r] : readings) urls.insert(key.first);
+  const auto end = std::chrono::steady_clock::now() + window;
+  while (!urls.empty() && window.count() > 0 &&
+         std::chrono::steady_clock::now() + kProgressInterval <= end) {
+    std::this_thread::sleep_for(kProgressInterval);
+    for (const auto& url : urls) {
+      auto s = Read(url, reader);
+      if (!s) continue;
+      for (auto& r : s.value().reports) {
+        const auto it = readings.find({url, r.db});
+        if (it != readings.end()) it->second.push_back(std::move(r));
+      }
+    }
+  }
+  std::map<std::string, std::map<std::string, std::vector<LogFinding>>> out;
+  for (const auto& [key, r] : readings) {
+    auto findings = LogProgress(r);
+    auto& into = out[key.second][r.front().cluster_id];
+    into.insert(into.end(), findings.begin(), findings.end());
+  }
+  return out;
 }
 
 // One line per member: what its exporter read ("=" for a database served without Raft, "?" for
@@ -401,7 +590,7 @@ void PrintMembers(const std::vector<MemberReport>& members) {
 
 // The report of one database; true when nothing needs attention.
 bool ReportDatabase(const std::string& db, const TrustedDatabase& trusted,
-                    const ExpectedCluster& expected) {
+                    const ExpectedCluster& expected, const DatabaseEvidence& evidence) {
   std::printf("\n%s\n", db.c_str());
   PrintMembers(trusted.members);
   // A standalone or relay database is a member of no cluster: the analysis below is of the
@@ -442,10 +631,17 @@ bool ReportDatabase(const std::string& db, const TrustedDatabase& trusted,
   }
   const std::string ctl = CtlPath(db, members);
   for (const auto& c : clusters) {
-    PrintConsensus(db, ctl, c, members,
-                   !trusted.cluster_id.empty() && c.cluster_id == trusted.cluster_id);
+    PrintConsensus(db, ctl, c, members, trusted, evidence);
   }
   auto problems = DatabaseProblems(members, clusters);
+  for (const auto& [cluster_id, findings] : evidence.log) {
+    for (const auto& f : findings) {
+      const bool stuck = f.kind == LogFinding::Kind::kNotCatchingUp;
+      problems.push_back((f.leads ? "the leader " : "member ") + f.id + "'s log " +
+                         (stuck ? "does not sync (not_catching_up)" : "syncs slowly") +
+                         (clusters.size() > 1 ? " in cluster " + cluster_id : ""));
+    }
+  }
   problems.insert(problems.end(), without_raft_problems.begin(), without_raft_problems.end());
   if (clusters.empty() && trusted.untrusted.empty()) {
     bool any_up = false;
@@ -456,8 +652,19 @@ bool ReportDatabase(const std::string& db, const TrustedDatabase& trusted,
   return problems.empty();
 }
 
-// The HTTP options from the TLS and basic-auth flags, or why they cannot be used.
-Result<HttpGetOptions, std::string> ClientOptions(const ReportSettings& s) {
+bool PlainHttp(const std::string& url) {
+  static const std::string kHttp = "http://";
+  if (url.size() < kHttp.size()) return false;
+  for (std::size_t i = 0; i < kHttp.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(url[i])) != kHttp[i]) return false;
+  }
+  return true;
+}
+
+// The HTTP options from the TLS and basic-auth flags, or why they cannot be used: the
+// credentials are never sent in the clear unless the operator said so.
+Result<HttpGetOptions, std::string> ClientOptions(const ReportSettings& s,
+                                                  const std::vector<std::string>& urls) {
   using R = Result<HttpGetOptions, std::string>;
   HttpGetOptions o;
   o.timeout_ms = static_cast<long>(s.timeout.count());
@@ -474,6 +681,16 @@ Result<HttpGetOptions, std::string> ClientOptions(const ReportSettings& s) {
     auto password = ReadPasswordFile(s.password_file);
     if (!password) return R::Failure("--web.basic-auth.password-file: " + password.error());
     o.user_password = s.username + ":" + password.value();
+  }
+  for (const auto& url : urls) {
+    // A URL's own user:password is basic auth too.
+    const bool credentials = !o.user_password.empty() || !UrlUserinfo(url).empty();
+    if (credentials && PlainHttp(url) && !s.basic_auth_over_http) {
+      return R::Failure("refusing to send the basic-auth password over plain http to " +
+                        RedactedUrl(url) +
+                        ": use an https:// URL, or --web.basic-auth.allow-http to send it "
+                        "anyway");
+    }
   }
   return o;
 }
@@ -492,22 +709,46 @@ int ReportCommand(const std::vector<std::string>& args, const EnvLookup& env) {
   }
   for (const auto& w : flags.warnings) std::cerr << "ovn-raft-report: " << w << "\n";
   std::optional<std::string> error = flags.error;
-  if (!error && flags.positional.empty()) error = "no exporter URL given";
-  std::optional<Result<HttpGetOptions, std::string>> options;
+  // The URLs: the positional ones, then those only --member names.
+  std::vector<std::string> urls = flags.positional;
+  if (flags.settings) {
+    for (const auto& b : flags.settings->members) {
+      const auto given = [&](const std::string& u) { return SameUrl(u, b.url); };
+      if (std::none_of(urls.begin(), urls.end(), given)) urls.push_back(b.url);
+    }
+  }
+  if (!error && urls.empty()) error = "no exporter URL given";
+  Reader reader;
   if (!error) {
-    options = ClientOptions(*flags.settings);
-    if (!*options) error = options->error();
+    auto options = ClientOptions(*flags.settings, urls);
+    if (options) {
+      reader.options = std::move(options.value());
+    } else {
+      error = options.error();
+    }
   }
   if (error) {
-    // Flags and their errors never hold a credential: the password is only in its file.
+    // Flags and their errors never hold a credential: the password is only in its file, and
+    // URLs are shown redacted.
     std::cerr << "ovn-raft-report: " << TerminalText(*error) << "\n\n" << Usage();
     return kExitBadFlags;
   }
+  reader.secrets = BasicAuthSecrets(reader.options.user_password);
+  for (const auto& url : urls) {
+    for (auto& secret : BasicAuthSecrets(UrlUserinfo(url))) reader.secrets.push_back(secret);
+  }
+  reader.members = flags.settings->members;
   std::vector<UrlStatus> statuses;
-  bool healthy = FetchAll(flags.positional, options->value(), statuses);
+  std::map<std::string, std::string> raw;
+  std::vector<std::string> unreachable;
+  FetchAll(urls, reader, statuses, raw, unreachable);
+  bool healthy = unreachable.empty();
   bool untrusted = false;
-  for (const auto& [db, trusted] : SortByTrust(statuses)) {
-    healthy = ReportDatabase(db, trusted, flags.settings->expected) && healthy;
+  const auto databases = SortByTrust(statuses);
+  auto log = WatchLeaders(databases, raw, reader, flags.settings->progress_window);
+  for (const auto& [db, trusted] : databases) {
+    const DatabaseEvidence evidence{.unreachable = unreachable, .log = std::move(log[db])};
+    healthy = ReportDatabase(db, trusted, flags.settings->expected, evidence) && healthy;
     untrusted = untrusted || !trusted.untrusted.empty();
   }
   if (untrusted) {

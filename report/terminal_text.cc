@@ -1,10 +1,9 @@
 #include "report/terminal_text.h"
 
 #include <cstdio>
-#include <map>
-#include <set>
 
 #include "base/utf8.h"
+#include "report/member_strings.h"
 
 namespace ovn_raft {
 namespace {
@@ -56,22 +55,7 @@ std::string TerminalText(std::string_view text) {
 }
 
 void MakeTerminalSafe(MemberReport& r) {
-  for (std::string* s : {&r.source, &r.db, &r.ctl, &r.error, &r.cluster_id, &r.server_id,
-                         &r.address, &r.status, &r.role, &r.leader, &r.ovs_version}) {
-    *s = TerminalText(*s);
-  }
-  std::map<std::string, std::string> view;
-  for (const auto& [id, address] : r.view) view[TerminalText(id)] = TerminalText(address);
-  r.view = std::move(view);
-  std::map<std::string, std::uint64_t> heard;
-  for (const auto& [id, ms] : r.heard_ms_ago) heard[TerminalText(id)] = ms;
-  r.heard_ms_ago = std::move(heard);
-  std::set<std::string> established;
-  for (const auto& id : r.established) established.insert(TerminalText(id));
-  r.established = std::move(established);
-  std::set<std::string> hosts;  // kept sorted: ExpectedCluster looks hosts up by bisection
-  for (const auto& host : r.expected.hosts) hosts.insert(TerminalText(host));
-  r.expected.hosts.assign(hosts.begin(), hosts.end());
+  RewriteStrings(r, [](const std::string& s) { return TerminalText(s); });
 }
 
 }  // namespace ovn_raft

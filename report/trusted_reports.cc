@@ -32,6 +32,7 @@ TrustedDatabase Sort(
     const std::vector<std::pair<const UrlStatus*, std::vector<const MemberReport*>>>& by_url) {
   TrustedDatabase db;
   std::vector<const MemberReport*> candidates;
+  std::map<const MemberReport*, Binding> bindings;
   for (const auto& [status, entries] : by_url) {
     if (entries.size() > 1) {
       UntrustedUrl u{.url = status->url,
@@ -53,6 +54,12 @@ TrustedDatabase Sort(
       Distrust(db, e, std::move(why));
       continue;
     }
+    Binding binding = BindingOf(e, status->host, status->bindings);
+    if (binding.kind == Binding::Kind::kContradicts) {
+      Distrust(db, e, std::move(binding.how));
+      continue;
+    }
+    bindings[&e] = std::move(binding);
     candidates.push_back(&e);
   }
   // A member has one exporter: two URLs that claim it cannot both be it, and which one is
@@ -85,6 +92,7 @@ TrustedDatabase Sort(
   for (const MemberReport* e : single) {
     if (db.cluster_id.empty() || e->cluster_id.empty() || e->cluster_id == db.cluster_id) {
       db.members.push_back(*e);
+      db.bindings[e->server_id] = bindings[e];
       continue;
     }
     Distrust(db, *e,

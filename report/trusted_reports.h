@@ -4,7 +4,9 @@
 // database it speaks for that member alone (its own server ID and address). What it says of
 // other members (its view, what its leader hears) is evidence the analysis weighs, never a
 // vote; a URL whose /status contradicts itself, or claims a member another URL claims, or
-// another cluster than the one most URLs read, is named untrusted and counts for nothing. Pure.
+// another cluster than the one most URLs read, or another member than the one --member binds
+// its URL to, is named untrusted and counts for nothing. Whether a counted URL is its member's
+// own exporter (member_binding.h) is kept beside it: a kick rests only on such URLs. Pure.
 
 #include <map>
 #include <set>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "consensus/member_report.h"
+#include "report/member_binding.h"
 
 namespace ovn_raft {
 
@@ -19,6 +22,8 @@ namespace ovn_raft {
 struct UrlStatus {
   std::string url;  // as it may be shown (redacted, terminal-safe)
   std::vector<MemberReport> reports;
+  std::string host;                     // the URL's host (UrlHost)
+  std::vector<MemberBinding> bindings;  // the operator's --member values for this URL
 };
 
 struct UntrustedUrl {
@@ -33,6 +38,8 @@ struct TrustedDatabase {
   // The cluster ID most URLs that read the database report (more than half of them); "" when
   // none does. Kicks are advised only in that cluster.
   std::string cluster_id;
+  // Each counted reporter (server ID) and whether its URL is shown to be its own exporter.
+  std::map<std::string, Binding> bindings;
 };
 
 // Per database, what the report counts.

@@ -1,6 +1,6 @@
 // ovn-raft-report over an exporter behind TLS with a required client certificate and basic
 // auth, as the TLS Components deploy it: the report's CA, client certificate and password file;
-// no credential is ever printed. Certificates from the openssl command line. Only in builds
+// no credential is ever printed, nor sent over plain http. Certificates from the openssl command line. Only in builds
 // with -DOVN_RAFT_CIVETWEB=source.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -129,6 +129,15 @@ TEST(ReportTlsIntegrationTest, TheReportReadsAnExporterThatRequiresAClientCertif
       {"--web.tls.cert-file=" + c.Path("client.crt"), "--web.tls.key-file=" + c.Path("client.key")},
       with(auth, {url})));
   EXPECT_EQ(no_ca.exit, 1) << no_ca.out;
+
+  // The same credentials to the exporter's port over plain http: refused before any request,
+  // unless the operator says to send them in the clear.
+  const auto plain = RunReport(with(auth, {"http://127.0.0.1:" + std::to_string(port)}));
+  EXPECT_EQ(plain.exit, 2) << plain.out;
+  EXPECT_NE(plain.err.find("refusing to send the basic-auth password over plain http"),
+            std::string::npos)
+      << plain.err;
+  no_secret(plain);
 
   // Files that cannot be used stop the report before any request, naming the file only.
   const auto half = RunReport(with({"--web.tls.cert-file=" + c.Path("client.crt")}, {url}));

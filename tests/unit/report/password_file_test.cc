@@ -1,4 +1,3 @@
-#ifdef OVN_RAFT_HAVE_REPORT
 #include "report/password_file.h"
 
 #include <gtest/gtest.h>
@@ -51,4 +50,3 @@ TEST_F(PasswordFileTest, ErrorsNameThePathAndNeverTheContents) {
 
 }  // namespace
 }  // namespace ovn_raft
-#endif
