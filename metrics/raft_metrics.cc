@@ -3,6 +3,7 @@
 #include <set>
 
 #include "metrics/family_builder.h"
+#include "metrics/main_loop_metrics.h"
 #include "metrics/membership_view.h"
 #include "metrics/ovsdb_server_metrics.h"
 
@@ -55,6 +56,7 @@ class RaftMetrics {
                {{"db", r.target.name}, {"model", DatabaseModelName(*r.model)}}, 1);
     }
     AddOvsdbServerMetrics(r, b_);
+    AddMainLoopMetrics(r, b_);
     if (r.server) Server(db, *r.server);
     if (r.status) Status(r.target.name, *r.status);
   }

@@ -13,6 +13,12 @@
       std.join(',', ['%s="%%s"' % l for l in clusterLabels]),
       std.join(' ', ['$labels.' + l for l in clusterLabels]),
     ],
+  // Whether the alert's member (server_id) is its cluster's leader, as a template's condition.
+  local memberIsLeader =
+    'printf `ovn_raft_instance:server_info:leader{%s,server_id="%%s"}` %s $labels.server_id | query' % [
+      std.join(',', ['%s="%%s"' % l for l in clusterLabels]),
+      std.join(' ', ['$labels.' + l for l in clusterLabels]),
+    ],
   local spellOut(text) =
     std.strReplace(
       std.foldl(
@@ -39,7 +45,7 @@
           {
             alert: 'OVNRaftExporterDown',
             expr: "up{%(exporterSelector)s} == 0" % $._config.labels,
-            'for': '5m',
+            'for': $._config.exporterDownFor,
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft exporter cannot be scraped.",
@@ -47,8 +53,12 @@
             },
           },
           {
+            // The exporter's last word within exporterDownFor: a restart of the exporter (a
+            // crash-looping sidecar) or a failed scrape does not start the pending time anew.
+            // Resolves at once when the exporter reads its database again, and an exporter gone
+            // for longer is OVNRaftExporterDown's.
             alert: 'OVNRaftDatabaseUnreadable',
-            expr: "ovn_raft_up{%(selector)s} == 0" % $._config.labels,
+            expr: "last_over_time(ovn_raft_up{%(selector)s}[%(exporterDownRange)s]) == 0" % $._config.labels,
             'for': '5m',
             labels: { severity: 'warning' },
             annotations: {
@@ -114,9 +124,11 @@
             },
           },
           {
+            // Every claim count over multipleLeadersWindow above one: not the single scrape
+            // round in which the old and the new leader of a clean transfer both claim.
             alert: 'OVNRaftMultipleLeaders',
-            expr: "ovn_raft_cluster:leader_claims:count > 1" % $._config.labels,
-            'for': '2m',
+            expr: "min_over_time(ovn_raft_cluster:leader_claims:count[%(multipleLeadersRange)s]) > 1" % $._config.labels,
+            'for': $._config.multipleLeadersFor,
             labels: { severity: 'critical' },
             annotations: {
               summary: "Several members of an OVN Raft cluster claim to lead.",
@@ -264,7 +276,9 @@
           },
           {
             alert: 'OVNRaftMemberNotReporting',
-            // A stale suspect pages as such, and a member whose exporter is down as OVNRaftExporterDown.
+            // A stale suspect pages as such, and a member whose exporter has been down for
+            // exporterDownFor as OVNRaftExporterDown (not one whose exporter restarts: it stays
+            // named).
             expr: |||
               ovn_raft_cluster_member:silent:named_by
                 unless on (%(cluster)s, member_id) ovn_raft_cluster_member:stale_suspect:named_by
@@ -363,9 +377,10 @@
             },
           },
           {
-            // Leaders that hand leadership over, most often to write a snapshot of a database
-            // whose log grows fast: every transfer is an election, and clients connected to the
-            // leader only (northd, the CMS) reconnect and may fetch the whole database again.
+            // Leaders that hand leadership over more often than snapshots account for (the
+            // threshold: config.libsonnet): every transfer is an election, and clients connected
+            // to the leader only (northd, the CMS) reconnect and may fetch the whole database
+            // again. A busy database's transfers at its snapshot cadence stay under it.
             alert: 'OVNRaftFrequentLeadershipTransfers',
             expr: |||
               sum by (%(cluster)s) (ovn_raft_cluster_member:leadership_transfers:count) >= %(leadershipTransfersThreshold)s
@@ -375,7 +390,7 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "The leader of an OVN Raft cluster hands over leadership often.",
-              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) changed leaders by leadership transfer {{ $value }} times in the last %(leadershipTransfersWindow)s (per member: ovn_raft_cluster_member:leadership_transfers:count). A leader transfers leadership before it writes a snapshot (\"Transferring leadership to write a snapshot\" in its log), and when it shuts down or leaves; each transfer is an election that clients of the leader notice. Snapshots come as often as the log grows past 10 MiB and doubles, at most every 10-20 minutes: see the runbook for what lowers it." % $._config.labels,
+              description: "{{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) changed leaders by leadership transfer {{ $value }} times in the last %(leadershipTransfersWindow)s (per member: ovn_raft_cluster_member:leadership_transfers:count). A leader transfers leadership before it writes a snapshot (\"Transferring leadership to write a snapshot\" in its log), at most once per member every 10-20 minutes and on a busy database every half hour or more, and when it shuts down or leaves; each transfer is an election that clients of the leader notice. More than that: members restarting or leaving in a loop, or a log that grows so fast that every member snapshots as often as ovsdb-server allows; see the runbook." % $._config.labels,
             },
           },
           {
@@ -448,7 +463,36 @@
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member runs and calls itself a cluster member, but the leader does not hear it.",
-              description: "Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full, read-only or stalled (I/O errors in its log), a one-way network cut, or a stuck process. A member whose stalled disk returns recovers by itself within seconds; fix the cause, and if it is still unheard 5 minutes after, restart it on its existing database (a follower whose write failed recovers only then)." % $._config.memberUnheardFor,
+              // The leader is never unheard by itself: named, its own log has stopped syncing.
+              description: ("{{ if %s }}Member {{ $labels.server_id }} on {{ $labels.host }} leads {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) and reports itself a healthy cluster member, but for %s its own log has trailed what it has committed without catching up (not_catching_up: its own match index does not move; ovn_raft_cluster_member:leader_commit_lag:entries, ovn-raft-report): its own disk does not complete writes (stalled, full or read-only: I/O errors in its log). The cluster commits on its followers' disks while the leader's main loop holds up; once it stalls, the leader is deposed by an election. Fix the disk; if it is still named 5 minutes after, restart it on its existing database: another member leads." % [memberIsLeader, $._config.memberUnheardFor])
+                           + ("{{ else }}Member {{ $labels.server_id }} on {{ $labels.host }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) reports itself a healthy cluster member, but for %s the leader has not heard from it, or its log has fallen behind the leader's without catching up (the reason: ovn_raft_cluster_member:unheard:info, ovn-raft-report). Usually its disk is full, read-only or stalled (I/O errors in its log), a one-way network cut, or a stuck process. A member whose stalled disk returns recovers by itself within seconds; fix the cause, and if it is still unheard 5 minutes after, restart it on its existing database (a follower whose write failed recovers only then).{{ end }}" % $._config.memberUnheardFor),
+            },
+          },
+          {
+            // A member whose ovsdb-server stalls: Raft, its clients and its storage share one
+            // main loop, so meanwhile it sends no heartbeat and answers no vote; a stalled leader
+            // loses its followers, a stalled follower may start an election when it wakes. The
+            // value is the latest answer its exporter saw in the window (a lower bound of the
+            // stall); the long turns the server counts itself (OVS 3.3 and later) catch stalls
+            // between reads. Held through the window, so that the elections it causes
+            // (OVNRaftFrequentElections) come with their cause.
+            alert: 'OVNRaftServerStalled',
+            expr: |||
+              max_over_time(ovn_raft_ovsdb_server_response_seconds{%(selector)s}[%(stallRange)s])
+                * on (%(member)s) group_left (server_id, cluster_id, address) ovn_raft_server_info{%(selector)s}
+                and on (%(member)s)
+              (
+                max_over_time(ovn_raft_ovsdb_server_response_seconds{%(selector)s}[%(stallRange)s])
+                  >= on (%(member)s) %(fraction)s * ovn_raft_election_timer_seconds{%(selector)s}
+                or
+                increase(ovn_raft_ovsdb_server_long_poll_intervals_total{%(selector)s}[%(stallRange)s]) >= %(longPolls)s
+              )
+            ||| % ($._config.labels { fraction: std.toString($._config.stallElectionTimerFraction), longPolls: std.toString($._config.stallLongPollIntervals) }),
+            'for': $._config.stallFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "An OVN Raft member's ovsdb-server stalls: its main loop does not turn for long enough to cost elections.",
+              description: "Member {{ $labels.server_id }} at {{ $labels.address }} ({{ $labels.instance }}) of {{ $labels.db }} (cluster {{ $labels.cluster_id }}) answered its exporter up to {{ $value | humanizeDuration }} late within %(stallWindow)s, at least %(fraction)s of its election timer (ovn_raft_ovsdb_server_response_seconds), or its main loop took a second or longer %(longPolls)s times or more (ovn_raft_ovsdb_server_long_poll_intervals_total, \"Unreasonably long ...ms poll interval\" in its log). While its loop stalls it sends no heartbeat and answers no vote: the cause of elections by timeout. Look for CPU starvation (throttling, a busy node), a blocking disk, large transactions or compactions; raise the election timer above the stalls (see the runbook)." % { stallWindow: $._config.stallWindow, fraction: std.toString($._config.stallElectionTimerFraction), longPolls: std.toString($._config.stallLongPollIntervals) },
             },
           },
           {
@@ -461,6 +505,19 @@
             annotations: {
               summary: "An OVN Raft member trails the leader's log more than its peers.",
               description: "Member {{ $labels.member_id }} of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) has trailed the leader's log by a median {{ $value }} entries over %(slowMemberWindow)s, more than %(slowMemberPeerFactor)s times its fastest peer (ovn_raft_cluster_member:follower_lag:median), for %(slowMemberFor)s: it acknowledges writes slower than the others while the leader still hears it. Look at its disk first (fsync latency: a follower syncs its log before it answers), then a starved CPU (throttling, a busy node), then the network path to the leader. It still counts for quorum; if it fails, one failure fewer is tolerated." % ($._config.labels { slowMemberFor: $._config.slowMemberFor }),
+            },
+          },
+          {
+            // A leader whose own log trails what it commits on its followers' word, over time:
+            // its disk syncs slower than a follower's write and a round trip. Every write of the
+            // cluster goes through the leader; a slow one slows every client's commits.
+            alert: 'OVNRaftLeaderSlow',
+            expr: "ovn_raft_cluster_member:slow_leader:lag_entries" % $._config.labels,
+            'for': $._config.slowMemberFor,
+            labels: { severity: 'warning' },
+            annotations: {
+              summary: "The leader of an OVN Raft cluster writes its own log slower than its followers.",
+              description: "Member {{ $labels.member_id }}, the leader of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT), has committed entries its own log did not hold yet, a median {{ $value }} entries over %(slowMemberWindow)s, for %(slowMemberFor)s (ovn_raft_cluster_member:leader_commit_lag:entries): a majority of its followers writes each entry and answers sooner than the leader's own disk syncs it. Clients' commits slow down with it, and a leader whose disk then hangs stalls and is deposed. Look at its disk first (fsync latency, a noisy neighbour, I/O errors in its log), then a starved CPU; moving the leadership (restart the member) helps while its disk is fixed." % ($._config.labels { slowMemberFor: $._config.slowMemberFor }),
             },
           },
           {

@@ -25,6 +25,13 @@ local rangeOf(d) =
     selector: 'job=~".*ovn-raft.*"',
     // The scrape jobs whose `up` OVNRaftExporterDown watches.
     exporterSelector: $._config.selector,
+    // OVNRaftExporterDown: an exporter that cannot be scraped for this long. Shorter gaps (an
+    // exporter restarted, a crash-looping sidecar between its restarts, a failed scrape) are
+    // bridged by the alerts about the member behind it: OVNRaftDatabaseUnreadable reads the
+    // exporter's last word within this window, and OVNRaftMemberNotReporting leaves a member to
+    // OVNRaftExporterDown only once its exporter has been down for all of it, so that their
+    // pending time runs on through the exporter's restarts.
+    exporterDownFor: '5m',
     // Expected members when --cluster.expected-members is not set: kube-state-metrics' replicas of
     // Kube-OVN's ovn-central Deployment or ovn-kubernetes' ovnkube-db.
     expectedReplicasSelector:
@@ -34,11 +41,25 @@ local rangeOf(d) =
     leaderChangesThreshold: 3,
     leaderChangesWindow: '15m',
     // OVNRaftFrequentLeadershipTransfers: this many leadership transfers within the window (a
-    // leader hands over leadership before it writes a snapshot, and when it shuts down or leaves).
-    // A rolling restart transfers at most once per member; a snapshot every hour does more.
+    // leader hands over leadership before it writes a snapshot, and when it shuts down or
+    // leaves). A leader transfers for a snapshot only when its own is due, and ovsdb-server
+    // schedules a member's next snapshot 10 to 20 minutes after its last (ovsdb/storage.c): a
+    // busy database's snapshot transfers come every half hour or more (a busy Kube-OVN NB: every
+    // 45-50 minutes), one per member when all members fall due together, and a rolling restart
+    // transfers at most once per member. More in an hour than one round of a 3-member
+    // cluster's snapshots comes faster than snapshots account for: a burst (a restart loop, a
+    // leader that keeps leaving) or transfers as often as the snapshot floor, which the
+    // clients of the leader pay for.
     leadershipTransfersThreshold: 4,
-    leadershipTransfersWindow: '6h',
+    leadershipTransfersWindow: '1h',
     leadershipTransfersFor: '5m',
+    // OVNRaftMultipleLeaders: the leader claims read over this window must all count more
+    // than one. Across a clean leadership transfer, the old leader's exporter may be read
+    // before it stepped down and the new one's after it won, in one scrape round: one
+    // evaluation of two claims. A window of more than one evaluation (up to a minute)
+    // outlasts it; the alert's `for` is shortened by as much, so a real split pages as soon.
+    multipleLeadersWindow: '1m',
+    multipleLeadersFor: '1m',
     // Expected hosts without --cluster.expected-hosts: the host IPs of the database pods, from
     // kube-state-metrics (they use host networking: pod IP = node IP). '' disables it.
     expectedHostsSelector:
@@ -65,6 +86,14 @@ local rangeOf(d) =
     // by the leader (or stuck behind its log) before it pages: past an election and a restarted
     // member's catching up.
     memberUnheardFor: '1m',
+    // OVNRaftServerStalled: a member's ovsdb-server answered its exporter at least this fraction
+    // of its election timer late (a lower bound of the stall: the request may come mid-way), or
+    // its main loop took a second or longer this many times, within stallWindow. Held for
+    // stallFor, a window that still shows the stall when the elections it causes are counted.
+    stallElectionTimerFraction: 0.5,
+    stallLongPollIntervals: 3,
+    stallWindow: '5m',
+    stallFor: '1m',
     // A member whose ovsdb-server (re)started after the leader last heard from it, less than
     // this many seconds ago as its exporter saw it, is rejoining, not unheard (a large database
     // takes its load and catch-up to be heard again). Past it, or when the silence began after
@@ -177,9 +206,12 @@ local rangeOf(d) =
       slowMemberRange: rangeOf($._config.slowMemberWindow),
       leaderChangesRange: rangeOf($._config.leaderChangesWindow),
       leadershipTransfersRange: rangeOf($._config.leadershipTransfersWindow),
+      multipleLeadersRange: rangeOf($._config.multipleLeadersWindow),
+      exporterDownRange: rangeOf($._config.exporterDownFor),
       filesystemPredictRange: rangeOf($._config.filesystemPredictWindow),
       noLongerClusteredRange: rangeOf($._config.noLongerClusteredWindow),
       recreatedClusterRange: rangeOf($._config.recreatedClusterWindow),
+      stallRange: rangeOf($._config.stallWindow),
       notCatchingUpRange: rangeOf('2m'),
       backlogTrendRange: rangeOf('10m'),
       // The windows in seconds, for a comparison with time().

@@ -608,14 +608,19 @@
             ||| % $._config.labels,
           },
           {
-            // Members on the host of an exporter that cannot be scraped: OVNRaftExporterDown explains
-            // their silence (the old and the new ID alike when the pod restarted).
+            // Members on the host of an exporter that could not be scraped at any time within
+            // exporterDownFor: OVNRaftExporterDown explains their silence (the old and the new ID
+            // alike when the pod restarted). Not while the exporter restarts and answers between
+            // (a crash-looping sidecar): the member's own alerts keep naming it.
             record: 'ovn_raft_cluster_member:exporter_down:bool',
             expr: |||
               group by (%(cluster)s, member_id) (
                 %(table)s
                   and on (%(deploymentDb)s, cluster_id, host)
-                (ovn_raft_instance:server_info:last and on (%(deployment)s, instance) (up{%(exporterSelector)s} == 0))
+                (
+                  ovn_raft_instance:server_info:last
+                    and on (%(deployment)s, instance) (max_over_time(up{%(exporterSelector)s}[%(exporterDownRange)s]) == 0)
+                )
               )
             ||| % $._config.labels,
           },
@@ -813,6 +818,45 @@
             expr: |||
               quantile_over_time(0.5, ovn_raft_cluster_member:replication_lag:entries[%(slowMemberRange)s])
                 unless on (%(cluster)s, member_id)
+              label_replace(ovn_raft_instance:server_info:leader, "member_id", "$1", "server_id", "(.+)")
+            ||| % $._config.labels,
+          },
+          {
+            // How many entries the leader has committed that its own log does not hold yet, by
+            // its word: its commit index (the log's end less the uncommitted entries) less its
+            // own match index (its own disk's progress), 0 when its own log is ahead. A leader
+            // writes an entry to its own log before it sends it, and its followers acknowledge
+            // only after a round trip and their own write: a healthy leader's own log is never
+            // behind the majority's for long. One whose disk syncs slowly or hangs commits on
+            // its followers' word while its own log trails. One series per leader.
+            record: 'ovn_raft_cluster_member:leader_commit_lag:entries',
+            expr: |||
+              clamp_min(
+                ovn_raft_cluster_member:replication_lag:entries
+                  - on (%(cluster)s, member_id)
+                label_replace(
+                  max by (%(cluster)s, server_id) (
+                    ovn_raft_log_entries_uncommitted{%(selector)s}
+                      * on (%(member)s) group_left (cluster_id, server_id)
+                    ovn_raft_instance:server_info:leader
+                  ),
+                  "member_id", "$1", "server_id", "(.+)"
+                ),
+                0
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // Slow leaders, valued by their median commit lag over slowMemberWindow: the leader
+            // whose own log trails its commit index by at least slowMemberLagEntries at most reads
+            // (OVNRaftLeaderSlow). The majority of its followers holds entries its own disk has
+            // not written: its disk syncs slower than a follower's write and a round trip. Kept
+            // while its own log stops altogether (OVNRaftMemberUnheard, not_catching_up, names
+            // that too): the leader stays named as it gets worse.
+            record: 'ovn_raft_cluster_member:slow_leader:lag_entries',
+            expr: |||
+              quantile_over_time(0.5, ovn_raft_cluster_member:leader_commit_lag:entries[%(slowMemberRange)s]) >= %(slowMemberLagEntries)s
+                and on (%(cluster)s, member_id)
               label_replace(ovn_raft_instance:server_info:leader, "member_id", "$1", "server_id", "(.+)")
             ||| % $._config.labels,
           },

@@ -6,6 +6,7 @@
 
 #include "base/utf8.h"
 #include "parsers/cluster_status_parser.h"
+#include "parsers/coverage_counter.h"
 #include "parsers/memory_usage.h"
 #include "parsers/ovs_version.h"
 #include "parsers/storage_status.h"
@@ -109,6 +110,15 @@ DatabaseReader::Asked DatabaseReader::AskCalls(Slot& slot, SteadyTime start, Rep
     calls.push_back(
         UnixctlRequest(slot.storage_ctl, "ovsdb-server/get-db-storage-status", {slot.target.name}));
   }
+  // A release without the counter says so once per session.
+  const auto& long_polls = slot.long_polls.Held(session);
+  const bool no_counter = long_polls && !*long_polls;
+  if (slot.long_polls.Due(session, start,
+                          no_counter ? std::nullopt : std::optional(facts_interval_))) {
+    a.long_polls = calls.size();
+    calls.push_back(
+        UnixctlRequest(slot.coverage_ctl, "coverage/read-counter", {kLongPollIntervalCounter}));
+  }
   a.status = calls.size();
   calls.push_back(UnixctlRequest(slot.ctl, "cluster/status", {slot.target.name}));
   if (slot.sock) {
@@ -136,12 +146,17 @@ DatabaseReading DatabaseReader::Reading(Slot& slot, const std::vector<JsonRpcCal
   r.duration_seconds = std::chrono::duration<double>(done - start).count();
   // The server answered this round: its cluster/status reply came, a status or an error.
   const bool answered = status.reply.ok();
+  // Unanswered by the read's deadline: at least that late, a stall as much as a slow answer.
+  if (answered || status.reply.error().code == ErrorCode::kTimeout) {
+    r.response_seconds = std::chrono::duration<double>(status.done_at - start).count();
+  }
   // What the server says of itself this round belongs to its current session (none when it
   // did not answer: nothing is lent, and what it said is not kept).
   const std::optional<std::uint64_t> session =
       answered ? std::optional<std::uint64_t>(slot.ctl.sessions()) : std::nullopt;
   ReadStatus(status, r, reply_bytes);
   TakeFacts(slot, calls, a, session, start, r);
+  TakeLongPolls(slot, calls, a, session, start, r);
   if (select) ReadServerRow(*select, r);
   TakeVersion(slot, calls, a, session, start, r);
   ReadFile(slot, r);
@@ -214,6 +229,28 @@ void DatabaseReader::TakeFacts(Slot& slot, const std::vector<JsonRpcCall>& calls
   } else {
     r.storage = slot.storage.Held(session);
   }
+}
+
+void DatabaseReader::TakeLongPolls(Slot& slot, const std::vector<JsonRpcCall>& calls,
+                                   const Asked& a, std::optional<std::uint64_t> session,
+                                   SteadyTime start, DatabaseReading& r) const {
+  if (a.long_polls != kNone) {
+    if (facts_interval_.count() > 0) slot.coverage_ctl.Close();
+    const JsonRpcCall& call = calls[a.long_polls];
+    if (auto text = UnixctlResult(call)) {
+      // A reply that is not a number is not understood, as a release without the counter.
+      if (session) slot.long_polls.Answer(*session, start, ParseCoverageCounter(text.value()));
+    } else if (!session) {
+      slot.long_polls.Forget();
+    } else if (Unanswered(call)) {
+      slot.long_polls.Unanswered(
+          *session, start + std::max<std::chrono::milliseconds>(kUnansweredRetry, facts_interval_));
+    } else {  // "No such counter": a release before the counter
+      slot.long_polls.Answer(*session, start, std::optional<std::uint64_t>());
+    }
+  }
+  const auto& held = slot.long_polls.Held(session);
+  if (held) r.long_poll_intervals = *held;
 }
 
 void DatabaseReader::ReadServerRow(const JsonRpcCall& select, DatabaseReading& r) {

@@ -2,7 +2,8 @@
 
 // The I/O edge: reads every watched database from the local ovsdb-server over connections kept
 // open between rounds. Read-only: sends only `cluster/status`, a _Server select, `memory/show`,
-// `ovsdb-server/get-db-storage-status` and, once per session of the server, `version`.
+// `ovsdb-server/get-db-storage-status`, `coverage/read-counter long_poll_interval` and, once per
+// session of the server, `version`.
 //
 // Every call of a round goes out at once on a connection of its own, so a call the server
 // leaves unanswered costs only itself: the others' replies are used whatever it does. A server
@@ -10,8 +11,8 @@
 // unanswered is not asked that again for a while (kUnansweredRetry), or every round would wait
 // for it until the deadline.
 //
-// The server's own facts (`memory/show` and the storage status) are asked at most once per
-// `facts_interval` and reused in between: slow-moving counts, and ovsdb-server answers
+// The server's own facts (`memory/show`, the storage status, its long-poll count) are asked at most
+// once per `facts_interval` and reused in between: slow-moving counts, and ovsdb-server answers
 // memory/show only on the next turn of its main loop, which made a round wait for a second
 // turn. Every round still reads cluster/status and _Server.
 //
@@ -74,15 +75,20 @@ class DatabaseReader {
 
   struct Slot {
     explicit Slot(const DatabaseTarget& t)
-        : target(t), ctl(t.ctl_path), memory_ctl(t.ctl_path), storage_ctl(t.ctl_path) {}
+        : target(t),
+          ctl(t.ctl_path),
+          memory_ctl(t.ctl_path),
+          storage_ctl(t.ctl_path),
+          coverage_ctl(t.ctl_path) {}
     DatabaseTarget target;
     // A unixctl connection answers one request at a time: a round's requests go out at once on
     // connections of their own to the same socket. ctl is kept; the others are opened when
     // their call is due and closed after (with a facts interval; version always), so that no
     // idle connection waits on the server in between.
-    JsonRpcConnection ctl;          // cluster/status; its sessions are the server's runs
-    JsonRpcConnection memory_ctl;   // memory/show
-    JsonRpcConnection storage_ctl;  // ovsdb-server/get-db-storage-status
+    JsonRpcConnection ctl;           // cluster/status; its sessions are the server's runs
+    JsonRpcConnection memory_ctl;    // memory/show
+    JsonRpcConnection storage_ctl;   // ovsdb-server/get-db-storage-status
+    JsonRpcConnection coverage_ctl;  // coverage/read-counter long_poll_interval
     // `version`, once per session: made only then (a connection holds a whole receive buffer).
     std::unique_ptr<JsonRpcConnection> version_ctl;
     std::unique_ptr<JsonRpcConnection> sock;  // null when no database socket was given
@@ -97,12 +103,16 @@ class DatabaseReader {
     SessionFact<std::string> version;
     SessionFact<MemoryUsage> memory;
     SessionFact<StorageStatus> storage;
+    // The long-poll count; an error answer (a release without the counter) holds nothing for
+    // the whole session.
+    SessionFact<std::optional<std::uint64_t>> long_polls;
   };
 
   // Where one database's calls stand in the round's list, and how many have not ended.
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   struct Asked {
-    std::size_t status = kNone, select = kNone, memory = kNone, storage = kNone, version = kNone;
+    std::size_t status = kNone, select = kNone, memory = kNone, storage = kNone, version = kNone,
+                long_polls = kNone;
     std::size_t pending = 0;
   };
 
@@ -118,6 +128,9 @@ class DatabaseReader {
   void ReadStatus(const JsonRpcCall& status, DatabaseReading& r, std::size_t* reply_bytes) const;
   void TakeFacts(Slot& slot, const std::vector<JsonRpcCall>& calls, const Asked& a,
                  std::optional<std::uint64_t> session, SteadyTime start, DatabaseReading& r) const;
+  void TakeLongPolls(Slot& slot, const std::vector<JsonRpcCall>& calls, const Asked& a,
+                     std::optional<std::uint64_t> session, SteadyTime start,
+                     DatabaseReading& r) const;
   static void ReadServerRow(const JsonRpcCall& select, DatabaseReading& r);
   static void TakeVersion(Slot& slot, const std::vector<JsonRpcCall>& calls, const Asked& a,
                           std::optional<std::uint64_t> session, SteadyTime start,

@@ -44,6 +44,8 @@ std::shared_ptr<const Snapshot> RoundProgress::Partial(std::chrono::milliseconds
                            "still being read when the scraper's deadline came, after " +
                                std::to_string(waited.count()) + " ms"};
     r.duration_seconds = std::chrono::duration<double>(waited).count();
+    // Its server has not answered in that time: a lower bound of how late it answers.
+    r.response_seconds = r.duration_seconds;
   }
   return partial;
 }

@@ -33,6 +33,13 @@ struct DatabaseReading {
   std::optional<Error> memory_error;
   std::optional<StorageStatus> storage;  // `ovsdb-server/get-db-storage-status`
   std::optional<Error> storage_error;
+  // Turns of the server's main loop that took a second or longer, since it started (coverage
+  // counter long_poll_interval, parsers/coverage_counter.h); absent before OVS 3.3.
+  std::optional<std::uint64_t> long_poll_intervals;
+  // How long the server took to answer this round's cluster/status, when it did, or how long
+  // it had not answered when the scraper's deadline came (a lower bound): ovsdb-server answers
+  // on its one main loop, so a stalled or starved loop answers late.
+  std::optional<double> response_seconds;
   // When the exporter's connection to the server's unixctl socket opened: the server has run
   // without a restart at least since then. Absent when the server did not answer.
   std::optional<std::chrono::system_clock::time_point> server_seen_since;

@@ -8,6 +8,7 @@ packages=(
   prometheus-cpp-dev libcivetweb-dev libcurl4-openssl-dev rapidjson-dev
   libgtest-dev libgmock-dev libcrypt-dev zlib1g-dev libssl-dev xz-utils openssl
   ovn-central ovn-ic-db openvswitch-common prometheus prometheus-alertmanager curl jq python3 python3-yaml python3-jinja2 jsonnet procps iproute2
+  faketime libfaketime strace
   buildah debootstrap dpkg-dev debhelper lintian systemd-container patch
 )
 # The deploy checks run Node (kubernetes-models); keep a newer node where the machine has one.

@@ -77,10 +77,11 @@ start_exporter() {
 }
 
 # speed_up_for_durations IN N OUT [MIN]: the rules file IN with every `for:` divided by N (whole
-# seconds, at least MIN, default 1) written to OUT, so that a test or demo can watch a whole
-# for: window.
+# seconds, at least MIN, default $OVN_RAFT_FOR_MIN or 1) written to OUT, so that a test or demo
+# can watch a whole for: window. A test's floor of a few evaluation intervals keeps an alert from
+# firing on one sample, as it cannot with the shipped for:.
 speed_up_for_durations() {
-  awk -v n="$2" -v min="${4:-1}" '
+  awk -v n="$2" -v min="${4:-${OVN_RAFT_FOR_MIN:-1}}" '
     /^ *for: [0-9]+[smh]$/ {
       match($0, /[0-9]+[smh]$/); v = substr($0, RSTART, RLENGTH - 1); u = substr($0, RSTART + RLENGTH - 1, 1)
       s = v * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = int(s / n); if (s < min) s = min
@@ -98,4 +99,21 @@ wait_for() {
   for _ in $(seq "$n"); do "$@" && return 0; sleep 1; done
   echo "FAIL: $what: not within $n s" >&2
   exit 1
+}
+
+# Prometheus on 127.0.0.1:PORT, as the tests ask it:
+# prom_query PORT QUERY: the API's JSON answer to an instant query.
+prom_query() { curl -s "http://127.0.0.1:$1/api/v1/query" --data-urlencode "query=$2"; }
+# prom_value PORT QUERY: the first series' value, or "none" when there is none.
+prom_value() { prom_query "$1" "$2" | jq -r '.data.result[0].value[1] // "none"'; }
+# prom_label PORT QUERY LABEL: that label of the first series, or "none".
+prom_label() { prom_query "$1" "$2" | jq -r --arg l "$3" '.data.result[0].metric[$l] // "none"'; }
+# prom_alerts PORT [QUERY [LABEL...]]: one "alertname alertstate LABEL..." line per series of QUERY
+# (default: ALERTS), "-" for a label it lacks, sorted, without repeats.
+prom_alerts() {
+  local port=$1 q=${2:-ALERTS}
+  shift $(($# < 2 ? $# : 2))
+  prom_query "$port" "$q" | jq -r --args '.data.result[].metric as $m
+    | ([$m.alertname // "-", $m.alertstate // "-"] + [$ARGS.positional[] as $l | $m[$l] // "-"]) | join(" ")' "$@" |
+    sort -u
 }

@@ -53,7 +53,7 @@ CHANGES = ("MetricsQL's changes() also counts the step into the window's first s
            "(changes_prometheus() does not; see docs/dev/metricsql.md)")
 KNOWN_DIFFERENCES = {
     "leadership-transfers-test.yaml :: leadership transfers are counted per member, read jitter aside, "
-    "and alert at the threshold": CHANGES + ": a member's transfers in 6h count one more",
+    "and alert at the threshold": CHANGES + ": a member's transfers in 1h count one more",
     "unheard-test.yaml :: a follower heard but stuck behind the log is named, as not catching up":
         CHANGES + ": a match index that never moved has moved, while its first sample is in the window",
     "unheard-test.yaml :: a match index that moved within the last two minutes is catching up":

@@ -89,9 +89,16 @@ def parse(text):
     return out
 
 
+# The exporter's own clock is read at every scrape (OVNRaftExporterClockSkew compares it with the
+# scrape's time), so a page says it as the time it is served, as a live exporter would.
+NOW = "@NOW@"
+
+
 def render(samples):
     lines = []
     for name, labels, value in samples:
+        if name == "ovn_raft_exporter_time_seconds":
+            value = NOW
         body = ",".join(f'{k}="{v}"' for k, v in labels)
         lines.append(f"{name}{{{body}}} {value}" if labels else f"{name} {value}")
     return ("\n".join(lines) + "\n").encode()
@@ -183,6 +190,7 @@ def serve(pages):
             if body is None:
                 self.send_error(404)
                 return
+            body = body.replace(NOW.encode(), f"{time.time():.3f}".encode())
             self.send_response(200)
             self.send_header("Content-Type", "text/plain; version=0.0.4")
             self.send_header("Content-Length", str(len(body)))
@@ -712,7 +720,8 @@ def main():
                   f"{r['missed_cycles']} |")
         if len(results) > 1:
             names = list(results)
-            base = sum(results[names[0]]["groups"].values())
+            # A ruler that finished no cycle in the measured time (a saturated machine) has none.
+            base = sum(results[names[0]]["groups"].values()) or float("nan")
             base_alone = sum(results[names[0]]["replayed"].values()) or float("nan")
             for name in names[1:]:
                 # Round i of each set ran one after the other: their ratio sees the same machine.

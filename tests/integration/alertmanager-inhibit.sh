@@ -91,16 +91,11 @@ done
 OVN_RAFT_FOR_SPEEDUP=30 OVN_RAFT_ALERTMANAGER="127.0.0.1:$am_port" \
   "$root/scripts/prometheus-demo.sh" start "$work/prometheus" "$prom_port" "${urls[@]}"
 
-query() { curl -s "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
-firing() { # the firing alerts: "name db" lines
-  query 'ALERTS{alertstate="firing"}' | jq -r '.data.result[].metric | "\(.alertname) \(.db // "-") \(.instance // .member_id // "")"' | sort
+firing() { # the firing alerts: "name firing db instance member_id" lines
+  prom_alerts "$prom_port" 'ALERTS{alertstate="firing"}' db instance member_id
 }
-for _ in $(seq 60); do
-  [ "$(query 'count(ovn_raft_cluster:reporters:count == 3)' | jq -r '.data.result[0].value[1] // 0')" = 2 ] && break
-  sleep 1
-done
-[ "$(query 'count(ovn_raft_cluster:reporters:count == 3)' | jq -r '.data.result[0].value[1] // 0')" = 2 ] ||
-  fail "the rules never saw three reporters per database"
+three_reporters() { [ "$(prom_value "$prom_port" 'count(ovn_raft_cluster:reporters:count == 3)')" = 2 ]; }
+wait_for 60 "three reporters per database in the rules" three_reporters
 sleep 5
 before=0
 [ ! -f "$work/notifications.jsonl" ] || before=$(wc -l <"$work/notifications.jsonl")

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -373,6 +374,17 @@ class EndToEnd {
       for (const auto& a : maybe ? maybe() : std::set<std::string>{}) {
         if (!alerts.count(a)) active.erase(a);
       }
+      for (auto it = active.begin(); it != active.end();) {
+        const std::string name = it->substr(0, it->find('/'));
+        // A loaded test machine makes ovsdb-server answer late: a true stall, the scenario's
+        // or not. An exporter down for less than the rules' five minutes leaves its member
+        // not reporting (pending) beside OVNRaftExporterDown, by their definitions.
+        const bool by_definition =
+            (name == "OVNRaftServerStalled" || (name == "OVNRaftMemberNotReporting" &&
+                                                alerts.count("OVNRaftExporterDown/-"))) &&
+            !alerts.count(*it);
+        it = by_definition ? active.erase(it) : std::next(it);
+      }
       if (!reference.empty() && reference == rules && active == alerts) {
         std::string states;  // for the log: which of them fire already, which are pending
         for (const auto& a : PolledQuery(prometheus_port_, kWatchedAlerts)) {
@@ -613,7 +625,13 @@ TEST(ConsensusEndToEndTest, ExporterDownDuringFreshRestartNamesOnlyTheOldId) {
               new_id["OVN_Northbound"].c_str(), new_id["OVN_Southbound"].c_str());
 
   std::string report_command = testing::ReportBinary() + " --cluster.expected-members=3";
-  for (const auto& url : e.RunningUrls()) report_command += " " + url;
+  // Every exporter listens on 127.0.0.1: each URL bound to its member's host for the kick.
+  const auto urls = e.RunningUrls();
+  for (int n = 1, i = 0; n <= 3; ++n) {
+    if (n == m) continue;
+    const std::string& url = urls.at(static_cast<std::size_t>(i++));
+    report_command += " --member=" + url + "=127.0.0." + std::to_string(n);
+  }
   auto report = [&] {
     std::string out;
     FILE* p = popen(report_command.c_str(), "r");

@@ -25,7 +25,7 @@ cleanup() {
   local p
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   "$root/scripts/prometheus-demo.sh" stop "$work/prometheus" 2>/dev/null || true
-  for p in "$work"/*/*.pid; do [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null; done
+  for p in "$work"/*/*.pid; do [ ! -f "$p" ] || kill "$(cat "$p")" 2>/dev/null || true; done
   "$root/scripts/raft-cluster.sh" stop "$work/cluster" >/dev/null 2>&1 || true
   [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
 }
@@ -37,11 +37,7 @@ server() { # DIR NAME SOURCE: a detached ovsdb-server on DIR/NAME.{ctl,sock}
     --remote="punix:$1/$2.sock" --log-file="$1/$2.log" "$3" 2>>"$work/servers.log"
 }
 prom_port=$(free_port)
-query() { curl -s "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
-value() { query "$1" | jq -r '.data.result[0].value[1] // "none"'; }
-alerts() { # QUERY over ALERTS: "name state db instance" lines
-  query "$1" | jq -r '.data.result[].metric | "\(.alertname) \(.alertstate // "-") \(.db // "-") \(.instance // "-")"' | sort
-}
+alerts() { prom_alerts "$prom_port" "$1" db instance; } # "name state db instance" lines
 
 echo "== 1. a standalone NB and SB, one exporter told to expect one member"
 mkdir -p "$work/standalone"
@@ -55,7 +51,7 @@ start_exporter "$bin" "$standalone_port" "$work/standalone" --cluster.expected-m
 pids+=($!)
 OVN_RAFT_FOR_SPEEDUP=30 "$root/scripts/prometheus-demo.sh" start "$work/prometheus" "$prom_port" \
   "http://127.0.0.1:$standalone_port"
-models_read() { [ "$(value 'count(ovn_raft_database_model_info{model="standalone"} and on (instance, db) ovn_raft_up == 1)')" = 2 ]; }
+models_read() { [ "$(prom_value "$prom_port" 'count(ovn_raft_database_model_info{model="standalone"} and on (instance, db) ovn_raft_up == 1)')" = 2 ]; }
 wait_for 60 "both databases served as standalone and up" models_read
 # Every alert that can name a standalone database's target has a shipped for: of at most an
 # hour (the filesystem's): 120 s here. Over that window, nothing at all.
@@ -64,7 +60,7 @@ sleep "$window"
 got=$(alerts "count_over_time(ALERTS[${window}s])")
 echo "  alerts over ${window} s: ${got:-none}"
 [ -z "$got" ] || fail "alerts on a healthy standalone NB and SB: $got"
-[ "$(value 'sum(ovn_raft_exporter_errors_total)')" = 0 ] || fail "read errors counted: $(value 'sum(ovn_raft_exporter_errors_total)')"
+[ "$(prom_value "$prom_port" 'sum(ovn_raft_exporter_errors_total)')" = 0 ] || fail "read errors counted: $(prom_value "$prom_port" 'sum(ovn_raft_exporter_errors_total)')"
 for p in "$work"/standalone/*.pid; do kill "$(cat "$p")"; rm -f "$p"; done
 kill "${pids[0]}"
 
@@ -96,7 +92,7 @@ done
 pids+=($!)
 urls+=("http://127.0.0.1:$((exp_port + 3))")
 "$root/scripts/prometheus-demo.sh" retarget "$work/prometheus" "${urls[@]}"
-relay_connected() { [ "$(value 'ovn_raft_db:relays_connected:count{db="OVN_Southbound"}')" = 1 ]; }
+relay_connected() { [ "$(prom_value "$prom_port" 'ovn_raft_db:relays_connected:count{db="OVN_Southbound"}')" = 1 ]; }
 wait_for 90 "the relay recorded as connected" relay_connected
 relay_alerts() { alerts 'ALERTS{alertname=~"OVNRaftRelayDisconnected|OVNRaftAllRelaysDisconnected"}'; }
 sleep 15
@@ -112,7 +108,7 @@ both_firing() {
 # ovsdb-server's grace (30 s) before it says disconnected, then the for: (5m / 30).
 wait_for 120 "OVNRaftRelayDisconnected and OVNRaftAllRelaysDisconnected firing" both_firing
 echo "  both firing after $((SECONDS - t0)) s: $(relay_alerts | tr '\n' ';')"
-[ "$(value 'ovn_raft_up{db="OVN_Southbound", instance="127.0.0.1:'$((exp_port + 3))'"}')" = 1 ] ||
+[ "$(prom_value "$prom_port" 'ovn_raft_up{db="OVN_Southbound", instance="127.0.0.1:'$((exp_port + 3))'"}')" = 1 ] ||
   fail "the relay's exporter no longer reads it"
 
 echo "== the source members restarted"

@@ -33,12 +33,8 @@ trap cleanup EXIT
 [ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
 
 prom_port=$(free_port)
-query() { curl -s "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
-value() { query "$1" | jq -r '.data.result[0].value[1] // "none"'; }
-label() { query "$1" | jq -r --arg l "$2" '.data.result[0].metric[$l] // "none"'; }
-alerts() { # QUERY over ALERTS: "name state db cluster_id previous_cluster_id" lines
-  query "$1" | jq -r '.data.result[].metric | "\(.alertname) \(.alertstate // "-") \(.db // "-") \(.cluster_id // "-") \(.previous_cluster_id // "-")"' | sort -u
-}
+# "name state db cluster_id previous_cluster_id" lines of QUERY over ALERTS
+alerts() { prom_alerts "$prom_port" "$1" db cluster_id previous_cluster_id; }
 
 echo "== 1. a 3-member NB/SB cluster under a write load"
 "$root/scripts/raft-cluster.sh" start "$cluster" 3 >"$work/cluster.log" 2>&1 ||
@@ -53,25 +49,25 @@ for m in 1 2 3; do
 done
 OVN_RAFT_FOR_SPEEDUP=30 "$root/scripts/prometheus-demo.sh" start "$work/prometheus" "$prom_port" "${urls[@]}"
 nb_index='ovn_raft_cluster:database_index:max{db="OVN_Northbound"}'
-all_read() { [ "$(value 'count(ovn_raft_instance:database_index:max)')" = 6 ]; }
+all_read() { [ "$(prom_value "$prom_port" 'count(ovn_raft_instance:database_index:max)')" = 6 ]; }
 wait_for 90 "every member's NB and SB index recorded" all_read
 "$root/scripts/raft-cluster.sh" load "$cluster" nb 150 0.01 &
 load_pid=$!
-high() { [ "$(value "$nb_index > 250")" != none ]; }
+high() { [ "$(prom_value "$prom_port" "$nb_index > 250")" != none ]; }
 wait_for 150 "NB's index past 250" high
 "$root/scripts/raft-cluster.sh" unload "$cluster"
 wait "$load_pid" || true
-old_cid=$(label "$nb_index" cluster_id)
-echo "  NB cluster $old_cid at index $(value "$nb_index")"
+old_cid=$(prom_label "$prom_port" "$nb_index" cluster_id)
+echo "  NB cluster $old_cid at index $(prom_value "$prom_port" "$nb_index")"
 
 echo "== member 3 re-created with a fresh database"
 t0=$SECONDS
-old_sid=$(label 'ovn_raft_instance:server_info:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'"}' server_id)
+old_sid=$(prom_label "$prom_port" 'ovn_raft_instance:server_info:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'"}' server_id)
 "$root/scripts/raft-cluster.sh" restart-fresh "$cluster" 3 >>"$work/cluster.log" 2>&1
 "$root/scripts/raft-cluster.sh" wait "$cluster" >>"$work/cluster.log" 2>&1
 rejoined() {
   local sid
-  sid=$(label 'ovn_raft_instance:database_index:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'", cluster_id="'"$old_cid"'"}' server_id)
+  sid=$(prom_label "$prom_port" 'ovn_raft_instance:database_index:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'", cluster_id="'"$old_cid"'"}' server_id)
   [ "$sid" != none ] && [ "$sid" != "$old_sid" ]
 }
 wait_for 90 "member 3 recorded under a new server ID in cluster $old_cid" rejoined
@@ -87,17 +83,34 @@ t0=$SECONDS
 rm -f "$cluster"/m*/nb.db "$cluster"/m*/sb.db
 "$root/scripts/raft-cluster.sh" start "$cluster" 3 "$base_port" >>"$work/cluster.log" 2>&1 ||
   { cat "$work/cluster.log"; fail "the new cluster did not start"; }
+echo "  the new cluster up after $((SECONDS - t0)) s"
 rebuilt() {
   [ "$(alerts 'ALERTS{alertname="OVNRaftClusterRecreated", alertstate="firing"}')" != "" ]
 }
-wait_for 120 "OVNRaftClusterRecreated firing" rebuilt
-new_cid=$(label "$nb_index" cluster_id)
+# What the rules saw, should the alert not come: which cluster each exporter last read, each
+# cluster's highest index, the alert's state, and whether Prometheus kept up with its rules.
+explain() {
+  local q
+  for q in 'ovn_raft_instance:server_info:last' 'ovn_raft_cluster:database_index:max' \
+    'ovn_raft_cluster:previous_cluster_ahead:entries' 'ovn_raft_up == 0' 'up == 0' \
+    'ALERTS{alertname="OVNRaftClusterRecreated"}'; do
+    echo "  $q:"
+    prom_query "$prom_port" "$q" | jq -r '.data.result[] | "    \(.metric | del(.__name__, .job, .namespace) | to_entries | map("\(.key)=\(.value)") | join(" ")) \(.value[1])"'
+  done
+  curl -s "http://127.0.0.1:$prom_port/metrics" |
+    grep -E '^prometheus_rule_group_(last_duration_seconds|iterations_missed_total)' | sed 's/^/  /'
+}
+until rebuilt; do
+  [ $((SECONDS - t0)) -lt 120 ] || { explain; fail "OVNRaftClusterRecreated not firing within 120 s"; }
+  sleep 1
+done
+new_cid=$(prom_label "$prom_port" "$nb_index" cluster_id)
 got=$(alerts 'ALERTS{alertname="OVNRaftClusterRecreated", alertstate="firing"}')
 echo "  firing after $((SECONDS - t0)) s: $got"
 [ "$got" = "OVNRaftClusterRecreated firing OVN_Northbound $new_cid $old_cid" ] ||
   fail "expected NB's cluster $old_cid replaced by $new_cid only, got: $got"
 [ "$new_cid" != "$old_cid" ] || fail "the cluster ID did not change"
-echo "  NB cluster $old_cid replaced by $new_cid, $(value 'ovn_raft_cluster:previous_cluster_ahead:entries') entries below"
+echo "  NB cluster $old_cid replaced by $new_cid, $(prom_value "$prom_port" 'ovn_raft_cluster:previous_cluster_ahead:entries') entries below"
 
 echo "== settled: nothing else fires"
 sleep 40

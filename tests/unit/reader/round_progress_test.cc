@@ -35,6 +35,9 @@ TEST(RoundProgressTest, PartialServesWhatWasReadAndMarksTheRest) {
   EXPECT_EQ(partial->databases[0].primary_error()->code, ErrorCode::kScrapeTimeout);
   EXPECT_NE(partial->databases[0].primary_error()->message.find("800 ms"), std::string::npos);
   EXPECT_DOUBLE_EQ(partial->databases[0].duration_seconds, 0.8);
+  // Its server has not answered in that time: at least that late (a stalled main loop).
+  ASSERT_TRUE(partial->databases[0].response_seconds);
+  EXPECT_DOUBLE_EQ(*partial->databases[0].response_seconds, 0.8);
   EXPECT_TRUE(partial->databases[1].up());
   EXPECT_FALSE(partial->databases[2].up());
   // The round goes on: what a scrape took is its own copy.
