@@ -380,8 +380,8 @@ class EndToEnd {
         // or not. An exporter down for less than the rules' five minutes leaves its member
         // not reporting (pending) beside OVNRaftExporterDown, by their definitions.
         const bool by_definition =
-            (name == "OVNRaftServerStalled" || (name == "OVNRaftMemberNotReporting" &&
-                                                alerts.count("OVNRaftExporterDown/-"))) &&
+            (name == "OVNRaftServerStalled" ||
+             (name == "OVNRaftMemberNotReporting" && alerts.count("OVNRaftExporterDown/-"))) &&
             !alerts.count(*it);
         it = by_definition ? active.erase(it) : std::next(it);
       }

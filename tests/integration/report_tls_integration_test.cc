@@ -1,7 +1,7 @@
 // ovn-raft-report over an exporter behind TLS with a required client certificate and basic
 // auth, as the TLS Components deploy it: the report's CA, client certificate and password file;
-// no credential is ever printed, nor sent over plain http. Certificates from the openssl command line. Only in builds
-// with -DOVN_RAFT_CIVETWEB=source.
+// no credential is ever printed, nor sent over plain http. Certificates from the openssl command
+// line. Only in builds with -DOVN_RAFT_CIVETWEB=source.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
