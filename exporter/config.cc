@@ -217,7 +217,7 @@ const std::vector<Flag<Config>>& Table() {
          // A sidecar's footprint: every worker is a thread, counted against the pod's PID
          // limit, while the scrapes themselves share one round (a few at once at most). The
          // rest serve bursts and connections that are slow or hostile (docs/dev/abuse.md).
-         .defaults = {"32"},
+         .defaults = {"64"},
          .set =
              [](Config& c, const std::string& v) {
                return SetNumber(c.web_max_connections, v, 4, 4096, "a number from 4 to 4096");
