@@ -82,7 +82,7 @@ std::vector<LogFinding> LogProgress(const std::vector<MemberReport>& readings) {
                  .seconds = seconds};
     const bool behind = std::all_of(v.begin(), v.end(), [](std::uint64_t l) { return l > 0; });
     const bool still = std::all_of(used.begin(), used.end(), [&](const MemberReport* r) {
-      return r->match_index.at(id) == f.match;
+      return r->match_index.at(f.id) == f.match;
     });
     if (behind && still) {
       out.push_back(f);

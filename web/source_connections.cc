@@ -9,8 +9,7 @@ namespace ovn_raft {
 int SourceConnections::LimitFor(int workers) { return 2 * SourceLimiter::ShareOf(workers); }
 
 SourceConnections::Decision SourceConnections::Opened(const std::string& source, int port, int fd,
-                                                      const std::function<bool(int fd)>& has_sent,
-                                                      std::chrono::steady_clock::time_point now) {
+                                                      const std::function<bool(int fd)>& has_sent) {
   const std::lock_guard<std::mutex> lock(mu_);
   auto& entries = open_[source];
   Decision decision;
@@ -25,7 +24,7 @@ SourceConnections::Decision SourceConnections::Opened(const std::string& source,
   }
   if (held >= max_) {
     auto idle = std::find_if(entries.begin(), entries.end(), [&](Entry& e) {
-      if (e.shed || e.requested || e.sent || now - e.opened < kIdleAfter) return false;
+      if (e.shed || e.requested || e.sent) return false;
       e.sent = has_sent(e.fd);
       return !e.sent;
     });
@@ -41,7 +40,7 @@ SourceConnections::Decision SourceConnections::Opened(const std::string& source,
     idle->shed = true;
     decision.shed = Shed{idle->fd, idle->port};
   }
-  entries.push_back(Entry{port, fd, now});
+  entries.push_back(Entry{port, fd});
   return decision;
 }
 

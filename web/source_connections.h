@@ -4,14 +4,13 @@
 // or on a worker, bounded per source so that one address, however many connections it opens
 // and leaves idle, holds at most `max_per_source` of the queue and the workers. Past that, a new
 // connection from the same source takes the place of one of that source's that has not yet
-// sent a request, which is to be shut down: the oldest that has sent nothing at all for a moment
-// (idle, or a TLS handshake never begun; one just accepted has not had the time to), else the
-// oldest still sending one (slow). The new one is refused only when all of them are serving
-// requests, or four times as many are already being shed. So a scraper sharing an address with
-// idle or slow clients (a proxy in front) still gets in, its TLS handshake under way included.
-// Pure bookkeeping, thread-safe: the caller looks at, shuts down and closes the sockets.
+// sent a request, which is to be shut down: the oldest that has sent nothing at all (idle, or a
+// TLS handshake never begun), else the oldest still sending one (slow). The new one is refused
+// only when all of them are serving requests, or four times as many are already being shed. So
+// a scraper sharing an address with idle or slow clients (a proxy in front) still gets in, its
+// TLS handshake under way included. Pure bookkeeping, thread-safe: the caller looks at, shuts
+// down and closes the sockets.
 
-#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
@@ -41,8 +40,7 @@ class SourceConnections {
     std::optional<Shed> shed;  // to shut down to make room (it stays counted until Closed)
   };
   Decision Opened(const std::string& source, int port, int fd,
-                  const std::function<bool(int fd)>& has_sent,
-                  std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+                  const std::function<bool(int fd)>& has_sent);
   // The connection's request has arrived: it is never shed.
   void Requested(const std::string& source, int port);
   // The connection was closed (or its socket is no longer the one accepted).
@@ -54,16 +52,12 @@ class SourceConnections {
   struct Entry {
     int port;
     int fd;
-    std::chrono::steady_clock::time_point opened;
     bool requested = false;
     bool sent = false;  // its client has sent something
     bool shed = false;
   };
   // How many times its bound a source may have being shed at once.
   static constexpr int kShedding = 4;
-  // How long a connection may have sent nothing before it counts as idle: a scraper's request
-  // or ClientHello follows its connect at once, even on a loaded machine.
-  static constexpr std::chrono::milliseconds kIdleAfter{100};
   const int max_;
   std::mutex mu_;
   std::map<std::string, std::deque<Entry>> open_;  // oldest first; only sources with some

@@ -19,24 +19,18 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
 claim_ports
-build=${1:-${BUILD_DIR:-$root/build}}
-bin="$build/exporter/ovn-raft-exporter"
-work=$(mktemp -d /tmp/ovn-raft-clock-skew.XXXXXX)
-fail() { echo "FAIL: $*" >&2; exit 1; }
+scenario_begin clock-skew "${1:-${BUILD_DIR:-$root/build}}"
 namespaces=(control ahead stepped)
-pids=()
-cleanup() {
+cleanup() { # three clusters, each in $work/NS; the exporters and Prometheus with pid files
   local p ns
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "$work"/*.pid; do [ ! -f "$p" ] || kill "$(cat "$p")" 2>/dev/null || true; done
   for ns in "${namespaces[@]}"; do
     "$root/scripts/raft-cluster.sh" unload "$work/$ns" >/dev/null 2>&1 || true
     "$root/scripts/raft-cluster.sh" stop "$work/$ns" >/dev/null 2>&1 || true
   done
-  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
+  scenario_cleanup
 }
 trap cleanup EXIT
-[ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
 libfaketime=""
 for f in /usr/lib/*/faketime/libfaketime.so.1; do [ ! -f "$f" ] || libfaketime=$f; done
 [ -n "$libfaketime" ] || fail "no libfaketime (scripts/install-deps.sh)"

@@ -15,22 +15,14 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
 claim_ports
-build=${1:-${BUILD_DIR:-$root/build}}
-bin="$build/exporter/ovn-raft-exporter"
-work=$(mktemp -d /tmp/ovn-raft-model-alerts.XXXXXX)
+scenario_begin model-alerts "${1:-${BUILD_DIR:-$root/build}}"
 ovs() { echo "${OVS_BIN_DIR:+$OVS_BIN_DIR/}$1"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pids=()
-cleanup() {
+cleanup() { # the standalone servers and the relay too
   local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  "$root/scripts/prometheus-demo.sh" stop "$work/prometheus" 2>/dev/null || true
   for p in "$work"/*/*.pid; do [ ! -f "$p" ] || kill "$(cat "$p")" 2>/dev/null || true; done
-  "$root/scripts/raft-cluster.sh" stop "$work/cluster" >/dev/null 2>&1 || true
-  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
+  scenario_cleanup
 }
 trap cleanup EXIT
-[ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
 
 server() { # DIR NAME SOURCE: a detached ovsdb-server on DIR/NAME.{ctl,sock}
   "$(ovs ovsdb-server)" --detach --no-chdir --pidfile="$1/$2.pid" --unixctl="$1/$2.ctl" \
@@ -80,13 +72,7 @@ listen
 mkdir -p "$work/relay"
 server "$work/relay" relay "relay:OVN_Southbound:tcp:127.0.0.1:$sb_port,tcp:127.0.0.2:$sb_port,tcp:127.0.0.3:$sb_port"
 exp_port=$(free_port 4)
-urls=()
-for m in 1 2 3; do
-  start_exporter "$bin" "$((exp_port + m - 1))" "$work/cluster/m$m" --cluster.expected-members=3 \
-    2>>"$work/exporter-$m.log"
-  pids+=($!)
-  urls+=("http://127.0.0.1:$((exp_port + m - 1))")
-done
+scenario_exporters 3 "$exp_port" --cluster.expected-members=3
 "$bin" --web.listen-address="127.0.0.1:$((exp_port + 3))" \
   --ovsdb.database="OVN_Southbound=$work/relay/relay.ctl,$work/relay/relay.sock" 2>>"$work/exporter-relay.log" &
 pids+=($!)

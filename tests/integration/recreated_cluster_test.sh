@@ -15,22 +15,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
 claim_ports
-build=${1:-${BUILD_DIR:-$root/build}}
-bin="$build/exporter/ovn-raft-exporter"
-work=$(mktemp -d /tmp/ovn-raft-recreated.XXXXXX)
-cluster="$work/cluster"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pids=()
-cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  "$root/scripts/prometheus-demo.sh" stop "$work/prometheus" 2>/dev/null || true
-  "$root/scripts/raft-cluster.sh" unload "$cluster" >/dev/null 2>&1 || true
-  "$root/scripts/raft-cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
-  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-[ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
+scenario_begin recreated "${1:-${BUILD_DIR:-$root/build}}"
 
 prom_port=$(free_port)
 # "name state db cluster_id previous_cluster_id" lines of QUERY over ALERTS
@@ -40,13 +25,7 @@ echo "== 1. a 3-member NB/SB cluster under a write load"
 "$root/scripts/raft-cluster.sh" start "$cluster" 3 >"$work/cluster.log" 2>&1 ||
   { cat "$work/cluster.log"; fail "the cluster did not start"; }
 exp_port=$(free_port 3)
-urls=()
-for m in 1 2 3; do
-  start_exporter "$bin" "$((exp_port + m - 1))" "$cluster/m$m" --cluster.expected-members=3 \
-    2>>"$work/exporter-$m.log"
-  pids+=($!)
-  urls+=("http://127.0.0.1:$((exp_port + m - 1))")
-done
+scenario_exporters 3 "$exp_port" --cluster.expected-members=3
 OVN_RAFT_FOR_SPEEDUP=30 "$root/scripts/prometheus-demo.sh" start "$work/prometheus" "$prom_port" "${urls[@]}"
 nb_index='ovn_raft_cluster:database_index:max{db="OVN_Northbound"}'
 all_read() { [ "$(prom_value "$prom_port" 'count(ovn_raft_instance:database_index:max)')" = 6 ]; }

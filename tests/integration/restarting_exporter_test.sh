@@ -18,38 +18,22 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
 claim_ports
-build=${1:-${BUILD_DIR:-$root/build}}
+scenario_begin restarting "${1:-${BUILD_DIR:-$root/build}}"
 members=${2:-3}
 restart_every=${RESTART_EVERY:-20}
 restart_gap=${RESTART_GAP:-4}
-bin="$build/exporter/ovn-raft-exporter"
-work=$(mktemp -d /tmp/ovn-raft-restarting.XXXXXX)
-cluster="$work/cluster"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pids=()
 cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   [ ! -f "$work/nb-exporter.pid" ] || kill "$(cat "$work/nb-exporter.pid")" 2>/dev/null || true
-  "$root/scripts/prometheus-demo.sh" stop "$work/prometheus" 2>/dev/null || true
-  "$root/scripts/raft-cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
-  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
+  scenario_cleanup
 }
 trap cleanup EXIT
-[ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
 
 echo "== a $members-member NB/SB cluster; member $members's NB and SB each under an exporter of its own"
 "$root/scripts/raft-cluster.sh" start "$cluster" "$members" >"$work/cluster.log" 2>&1 ||
   { cat "$work/cluster.log"; fail "the cluster did not start"; }
 prom_port=$(free_port)
 exp_port=$(free_port $((members + 1)))
-urls=()
-for m in $(seq $((members - 1))); do
-  start_exporter "$bin" "$((exp_port + m - 1))" "$cluster/m$m" --cluster.expected-members="$members" \
-    2>>"$work/exporter-$m.log"
-  pids+=($!)
-  urls+=("http://127.0.0.1:$((exp_port + m - 1))")
-done
+scenario_exporters $((members - 1)) "$exp_port" --cluster.expected-members="$members"
 victim="$cluster/m$members"
 nb_port=$((exp_port + members - 1))
 sb_port=$((exp_port + members))

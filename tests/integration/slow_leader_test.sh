@@ -13,36 +13,15 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
 claim_ports
-build=${1:-${BUILD_DIR:-$root/build}}
+scenario_begin slow-leader "${1:-${BUILD_DIR:-$root/build}}"
 bound=${SLOW_LEADER_BOUND:-120}
-bin="$build/exporter/ovn-raft-exporter"
-work=$(mktemp -d /tmp/ovn-raft-slow-leader.XXXXXX)
-cluster="$work/cluster"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pids=()
-cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  "$root/scripts/prometheus-demo.sh" stop "$work/prometheus" 2>/dev/null || true
-  "$root/scripts/raft-cluster.sh" unload "$cluster" >/dev/null 2>&1 || true
-  "$root/scripts/raft-cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
-  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-[ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
 
 echo "== a 3-member NB/SB cluster under a write load on NB"
 "$root/scripts/raft-cluster.sh" start "$cluster" 3 >"$work/cluster.log" 2>&1 ||
   { cat "$work/cluster.log"; fail "the cluster did not start"; }
 prom_port=$(free_port)
 exp_port=$(free_port 3)
-urls=()
-for m in 1 2 3; do
-  start_exporter "$bin" "$((exp_port + m - 1))" "$cluster/m$m" --cluster.expected-members=3 \
-    2>>"$work/exporter-$m.log"
-  pids+=($!)
-  urls+=("http://127.0.0.1:$((exp_port + m - 1))")
-done
+scenario_exporters 3 "$exp_port" --cluster.expected-members=3
 OVN_RAFT_FOR_SPEEDUP=30 OVN_RAFT_FOR_MIN=6 "$root/scripts/prometheus-demo.sh" start "$work/prometheus" "$prom_port" "${urls[@]}"
 all_reporting() { [ "$(prom_value "$prom_port" 'count(ovn_raft_cluster:reporters:count == 3)')" = 2 ]; }
 wait_for 90 "three reporters per database in the rules" all_reporting

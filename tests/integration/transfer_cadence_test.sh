@@ -19,24 +19,15 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../../scripts/lib.sh
 . "$root/scripts/lib.sh"
 claim_ports
-build=${1:-${BUILD_DIR:-$root/build}}
+scenario_begin transfers "${1:-${BUILD_DIR:-$root/build}}"
 scale=${SCALE:-60}
 cadence=${CADENCE:-4}
 burst=${BURST:-4}
-bin="$build/exporter/ovn-raft-exporter"
-work=$(mktemp -d /tmp/ovn-raft-transfers.XXXXXX)
-cluster="$work/cluster"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pids=()
 cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   [ ! -f "$work/prometheus.pid" ] || kill "$(cat "$work/prometheus.pid")" 2>/dev/null || true
-  "$root/scripts/raft-cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
-  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
+  scenario_cleanup
 }
 trap cleanup EXIT
-[ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
 
 echo "== the rules and alerts from mixin/, the transfer window and every for: divided by $scale"
 window=$(jsonnet -J "$root/mixin" -e '(import "mixin.libsonnet")._config.leadershipTransfersWindow' | tr -d '"')

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <set>
 
 namespace ovn_raft {
@@ -81,51 +80,35 @@ TEST(SourceConnectionsTest, ClosingForgetsEverything) {
 
 TEST(SourceConnectionsTest, ThoseThatSentNothingAreShedBeforeSlowOnes) {
   SourceConnections c(3);
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto later = t0 + std::chrono::seconds(1);
   const std::set<int> sending{11, 13};
   int asked = 0;
   const auto has_sent = [&](int fd) {
     ++asked;
     return sending.count(fd) > 0;
   };
-  c.Opened("10.0.0.9", 1001, 11, has_sent, t0);  // slow: sent part of a request
-  c.Opened("10.0.0.9", 1002, 12, has_sent, t0);  // idle
-  c.Opened("10.0.0.9", 1003, 13, has_sent, t0);  // a TLS handshake under way
-  EXPECT_EQ(asked, 0);                           // nothing asked while under the bound
-  const auto fourth = c.Opened("10.0.0.9", 1004, 14, has_sent, later);
+  c.Opened("10.0.0.9", 1001, 11, has_sent);  // slow: sent part of a request
+  c.Opened("10.0.0.9", 1002, 12, has_sent);  // idle
+  c.Opened("10.0.0.9", 1003, 13, has_sent);  // a TLS handshake under way
+  EXPECT_EQ(asked, 0);                       // nothing asked while under the bound
+  const auto fourth = c.Opened("10.0.0.9", 1004, 14, has_sent);
   ASSERT_TRUE(fourth.shed.has_value());
   EXPECT_EQ(fourth.shed->fd, 12);
   c.Closed("10.0.0.9", 1002);
   // 11 is known to have sent: not asked again. 13 and 14 are asked; 14 has sent nothing.
   asked = 0;
-  const auto fifth = c.Opened("10.0.0.9", 1005, 15, has_sent, later + std::chrono::seconds(1));
+  const auto fifth = c.Opened("10.0.0.9", 1005, 15, has_sent);
   ASSERT_TRUE(fifth.shed.has_value());
   EXPECT_EQ(fifth.shed->fd, 14);
   EXPECT_EQ(asked, 2);
   c.Closed("10.0.0.9", 1004);
-  const auto sixth = c.Opened("10.0.0.9", 1006, 16, has_sent, later + std::chrono::seconds(2));
+  const auto sixth = c.Opened("10.0.0.9", 1006, 16, has_sent);
   ASSERT_TRUE(sixth.shed.has_value());
   EXPECT_EQ(sixth.shed->fd, 15);
   c.Closed("10.0.0.9", 1005);
   // Every one has sent something: the oldest goes.
-  const auto seventh = c.Opened(
-      "10.0.0.9", 1007, 17, [](int) { return true; }, later + std::chrono::seconds(3));
+  const auto seventh = c.Opened("10.0.0.9", 1007, 17, [](int) { return true; });
   ASSERT_TRUE(seventh.shed.has_value());
   EXPECT_EQ(seventh.shed->fd, 11);
-}
-
-TEST(SourceConnectionsTest, OneJustAcceptedIsNotYetIdle) {
-  SourceConnections c(2);
-  const auto t0 = std::chrono::steady_clock::now();
-  c.Opened(
-      "10.0.0.9", 1001, 11, [](int) { return true; }, t0);  // sending, the oldest
-  c.Opened("10.0.0.9", 1002, 12, Silent, t0 + std::chrono::seconds(1));
-  // 12 was accepted a moment ago and has sent nothing yet: the oldest still sending goes.
-  const auto third = c.Opened("10.0.0.9", 1003, 13, Silent,
-                              t0 + std::chrono::seconds(1) + std::chrono::milliseconds(5));
-  ASSERT_TRUE(third.shed.has_value());
-  EXPECT_EQ(third.shed->fd, 11);
 }
 
 }  // namespace
