@@ -76,6 +76,45 @@ start_exporter() {
     --ovsdb.database="OVN_Southbound=$m/sb.ctl,$m/sb.sock" "$@" &
 }
 
+# The set-up the tests on a real cluster share, so that each says only what it does:
+# scenario_begin NAME BUILD_DIR: $bin (BUILD_DIR's exporter, or fail), a fresh $work
+# (/tmp/ovn-raft-NAME.XXXXXX, kept when KEEP_WORK is set), $cluster ($work/cluster), an empty
+# $pids, fail MESSAGE, and scenario_cleanup at exit. A test with more to undo traps its own
+# cleanup, which calls scenario_cleanup last.
+scenario_begin() {
+  fail() { echo "FAIL: $*" >&2; exit 1; }
+  build=$2
+  bin="$build/exporter/ovn-raft-exporter"
+  work=$(mktemp -d "/tmp/ovn-raft-$1.XXXXXX")
+  cluster="$work/cluster"
+  pids=()
+  trap scenario_cleanup EXIT
+  [ -x "$bin" ] || fail "no exporter at $bin (ninja -C $build ovn-raft-exporter)"
+}
+# scenario_cleanup: kills $pids, stops the Prometheus of $work/prometheus (prometheus-demo.sh),
+# the load on $cluster and $cluster, and removes $work.
+scenario_cleanup() {
+  local p lib
+  lib=$(dirname "${BASH_SOURCE[0]}")
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  "$lib/prometheus-demo.sh" stop "$work/prometheus" 2>/dev/null || true
+  "$lib/raft-cluster.sh" unload "$cluster" >/dev/null 2>&1 || true
+  "$lib/raft-cluster.sh" stop "$cluster" >/dev/null 2>&1 || true
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
+}
+# scenario_exporters N FIRST_PORT [FLAGS...]: start_exporter for members 1..N of $cluster on
+# FIRST_PORT.. (logs $work/exporter-M.log), their pids added to $pids, their URLs in $urls.
+scenario_exporters() {
+  local n=$1 port=$2 m
+  shift 2
+  urls=()
+  for m in $(seq "$n"); do
+    start_exporter "$bin" "$((port + m - 1))" "$cluster/m$m" "$@" 2>>"$work/exporter-$m.log"
+    pids+=($!)
+    urls+=("http://127.0.0.1:$((port + m - 1))")
+  done
+}
+
 # speed_up_for_durations IN N OUT [MIN]: the rules file IN with every `for:` divided by N (whole
 # seconds, at least MIN, default $OVN_RAFT_FOR_MIN or 1) written to OUT, so that a test or demo
 # can watch a whole for: window. A test's floor of a few evaluation intervals keeps an alert from

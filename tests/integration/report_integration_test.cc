@@ -444,6 +444,24 @@ TEST(ReportIntegrationTest, CredentialsAreNeverSentInTheClearNorPrintedBack) {
   }
 }
 
+// A steady write load on NB for as long as it is in scope: a leader's slow disk shows only
+// under writes.
+class NbWriteLoad {
+ public:
+  explicit NbWriteLoad(ThreeMembers& t)
+      : t_(t), load_([&t] { t.cluster().Load("nb", 240, "0.1"); }) {}
+  NbWriteLoad(const NbWriteLoad&) = delete;
+  NbWriteLoad& operator=(const NbWriteLoad&) = delete;
+  ~NbWriteLoad() {
+    t_.cluster().Unload();
+    load_.join();
+  }
+
+ private:
+  ThreeMembers& t_;
+  std::thread load_;
+};
+
 // A leader whose own disk syncs slowly (every fsync half a second late) under a steady write
 // load: named by the report, as the leader, within two minutes; before, under the same load,
 // the report finds nothing of the kind.
@@ -451,15 +469,7 @@ TEST(ReportIntegrationTest, ASlowLeaderIsNamedAsTheLeader) {
   if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
   ThreeMembers t;
   ASSERT_EQ(t.Report({}, Healthy).exit, 0);
-  std::thread load([&] { t.cluster().Load("nb", 240, "0.1"); });
-  struct Unload {
-    ThreeMembers& t;
-    std::thread& load;
-    ~Unload() {
-      t.cluster().Unload();
-      load.join();
-    }
-  } unload{t, load};
+  const NbWriteLoad load(t);
   const int leader = t.cluster().Leader("nb");
   ASSERT_NE(leader, 0);
   const std::string id = t.cluster().ServerId(leader, "nb");
@@ -503,15 +513,7 @@ TEST(ReportIntegrationTest, ALeaderWithAHungDiskIsNamed) {
   if (testing::ReportBinary().empty()) GTEST_SKIP() << "built without ovn-raft-report";
   ThreeMembers t;
   ASSERT_EQ(t.Report({}, Healthy).exit, 0);
-  std::thread load([&] { t.cluster().Load("nb", 240, "0.1"); });
-  struct Unload {
-    ThreeMembers& t;
-    std::thread& load;
-    ~Unload() {
-      t.cluster().Unload();
-      load.join();
-    }
-  } unload{t, load};
+  const NbWriteLoad load(t);
   const int leader = t.cluster().Leader("nb");
   ASSERT_NE(leader, 0);
   const std::string id = t.cluster().ServerId(leader, "nb");
