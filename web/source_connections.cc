@@ -17,8 +17,11 @@ SourceConnections::Decision SourceConnections::Opened(const std::string& source,
       std::count_if(entries.begin(), entries.end(), [](const Entry& e) { return !e.shed; });
   // Many already being shed, each waiting for a worker to close it: a source that comes back
   // as fast as it is shed is refused instead, at no cost to a worker, so that its connections
-  // never fill the queue ahead of other sources'.
-  if (held >= max_ && static_cast<int>(entries.size() - held) >= kShedding * max_) {
+  // never fill the queue ahead of other sources'. Not a connection whose client has spoken
+  // already: a scraper sends its request (or ClientHello) as soon as it connects, a flood that
+  // holds connections does not, and the scraper may share the flood's address.
+  if (held >= max_ && static_cast<int>(entries.size() - held) >= kShedding * max_ &&
+      !has_sent(fd)) {
     decision.admitted = false;
     return decision;
   }

@@ -6,7 +6,8 @@
 // connection from the same source takes the place of one of that source's that has not yet
 // sent a request, which is to be shut down: the oldest that has sent nothing at all (idle, or a
 // TLS handshake never begun), else the oldest still sending one (slow). The new one is refused
-// only when all of them are serving requests, or four times as many are already being shed. So
+// only when all of them are serving requests, or four times as many are already being shed and
+// it has sent nothing itself. So
 // a scraper sharing an address with idle or slow clients (a proxy in front) still gets in, its
 // TLS handshake under way included. Pure bookkeeping, thread-safe: the caller looks at, shuts
 // down and closes the sockets.
@@ -29,8 +30,9 @@ class SourceConnections {
   explicit SourceConnections(int max_per_source) : max_(max_per_source) {}
 
   // A connection accepted from `source`, told apart from the source's others by its `port`;
-  // `fd` is handed back when it is to be shed. `has_sent(fd)`: whether a held connection's
-  // client has sent anything yet (asked only of those not known to have).
+  // `fd` is handed back when it is to be shed. `has_sent(fd)`: whether a connection's client
+  // has sent anything yet (asked of held ones not known to have, and of the new one when its
+  // source is already shedding many).
   struct Shed {
     int fd;
     int port;

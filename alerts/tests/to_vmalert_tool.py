@@ -59,7 +59,7 @@ KNOWN_DIFFERENCES = {
     "unheard-test.yaml :: a match index that moved within the last two minutes is catching up":
         CHANGES + ": a match index last moved just before the window still moved",
     "clock-skew-test.yaml :: an exporter restarted with its clock 10 minutes ahead, then set right, is no "
-    "leadership transfer": CHANGES + ": each member's transfers in 6h count one more, as in leadership-transfers-test.yaml",
+    "leadership transfer": CHANGES + ": each member's transfers in 1h count one more, as in leadership-transfers-test.yaml",
     "scenarios/quorum-test.yaml :: frequent leader changes, then stable":
         CHANGES + ": one more leader change in 15m, in the alert's description",
 }

@@ -41,7 +41,15 @@ TEST(SourceConnectionsTest, PastItsBoundASourceShedsItsOldestIdleConnection) {
   const auto refused = c.Opened("10.0.0.9", 1011, 21, Silent);
   EXPECT_FALSE(refused.admitted);
   EXPECT_FALSE(refused.shed.has_value());
+  // Unless its client has spoken already, as a scraper does at once: it sheds one more.
+  const auto spoken = c.Opened("10.0.0.9", 1013, 23, [](int fd) { return fd == 23; });
+  EXPECT_TRUE(spoken.admitted);
+  ASSERT_TRUE(spoken.shed.has_value());
+  EXPECT_NE(spoken.shed->fd, 23);
+  EXPECT_EQ(c.held("10.0.0.9"), 2);
   c.Closed("10.0.0.9", 1001);
+  EXPECT_FALSE(c.Opened("10.0.0.9", 1014, 24, Silent).admitted);
+  c.Closed("10.0.0.9", 1002);
   EXPECT_TRUE(c.Opened("10.0.0.9", 1012, 22, Silent).shed.has_value());
 }
 
