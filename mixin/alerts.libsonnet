@@ -474,19 +474,23 @@
             // loses its followers, a stalled follower may start an election when it wakes. The
             // value is the latest answer its exporter saw in the window (a lower bound of the
             // stall); the long turns the server counts itself (OVS 3.3 and later) catch stalls
-            // between reads. Held through the window, so that the elections it causes
+            // between reads: for those the bar on the answer's lateness drops to 0, so that the
+            // window is read once. Held through the window, so that the elections it causes
             // (OVNRaftFrequentElections) come with their cause.
             alert: 'OVNRaftServerStalled',
             expr: |||
-              max_over_time(ovn_raft_ovsdb_server_response_seconds{%(selector)s}[%(stallRange)s])
-                * on (%(member)s) group_left (server_id, cluster_id, address) ovn_raft_server_info{%(selector)s}
-                and on (%(member)s)
               (
                 max_over_time(ovn_raft_ovsdb_server_response_seconds{%(selector)s}[%(stallRange)s])
-                  >= on (%(member)s) %(fraction)s * ovn_raft_election_timer_seconds{%(selector)s}
-                or
-                increase(ovn_raft_ovsdb_server_long_poll_intervals_total{%(selector)s}[%(stallRange)s]) >= %(longPolls)s
+                  >= on (%(member)s) group_left ()
+                (
+                  %(fraction)s * ovn_raft_election_timer_seconds{%(selector)s}
+                    unless on (%(member)s)
+                  increase(ovn_raft_ovsdb_server_long_poll_intervals_total{%(selector)s}[%(stallRange)s]) >= %(longPolls)s
+                  or on (%(member)s)
+                  0 * ovn_raft_election_timer_seconds{%(selector)s}
+                )
               )
+                * on (%(member)s) group_left (server_id, cluster_id, address) ovn_raft_server_info{%(selector)s}
             ||| % ($._config.labels { fraction: std.toString($._config.stallElectionTimerFraction), longPolls: std.toString($._config.stallLongPollIntervals) }),
             'for': $._config.stallFor,
             labels: { severity: 'warning' },
@@ -630,15 +634,15 @@
           },
           {
             // An exporter whose wall clock differs from Prometheus' by more than a read and a
-            // scrape take: its own time against the time of the scrape that carried it. The rules
+            // scrape take (ovn_raft_exporter:clock_skew:seconds). The rules
             // take every age against the exporter's own clock and stay right; the raw
             // *_timestamp_seconds series do not, and neither does what else reads that host's
             // clock (its logs, TLS certificates' validity).
             alert: 'OVNRaftExporterClockSkew',
             expr: |||
-              ovn_raft_exporter_time_seconds{%(selector)s} - timestamp(ovn_raft_exporter_time_seconds{%(selector)s}) > %(exporterClockSkewSeconds)s
+              ovn_raft_exporter:clock_skew:seconds > %(exporterClockSkewSeconds)s
                 or
-              ovn_raft_exporter_time_seconds{%(selector)s} - timestamp(ovn_raft_exporter_time_seconds{%(selector)s}) < -%(exporterClockSkewSeconds)s
+              ovn_raft_exporter:clock_skew:seconds < -%(exporterClockSkewSeconds)s
             ||| % $._config.labels,
             'for': $._config.exporterClockSkewFor,
             labels: { severity: 'info' },

@@ -99,6 +99,18 @@
             ||| % $._config.labels,
           },
           {
+            // How far each exporter's wall clock is ahead of Prometheus' (behind when negative):
+            // its own time less the time of the scrape that carried it, read once for the rules
+            // that take a member's *_timestamp_seconds onto Prometheus' clock (less this), so
+            // that an exporter whose clock is set wrong, or stepped, changes no verdict
+            // (OVNRaftExporterClockSkew names it). No series for an exporter without that clock:
+            // its timestamps are read as they are.
+            record: 'ovn_raft_exporter:clock_skew:seconds',
+            expr: |||
+              ovn_raft_exporter_time_seconds{%(selector)s} - timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+            ||| % $._config.labels,
+          },
+          {
             // Exporter targets whose member's storage failed, with why, read once: `io_error`, a
             // write failed (a full disk) and the member entered failure mode for good
             // (cluster/status "Status: failed"); `storage_error`, ovsdb-server holds an error
@@ -762,10 +774,8 @@
             // leader hears every member. Left out: a member that (re)started, as its exporter saw
             // it, after the leader last heard from it, for memberRejoinSeconds: it is rejoining,
             // and the leader's word may come from a scrape taken before it was back. Its start is
-            // taken onto Prometheus' clock, as its age at the scrape by its exporter's own clock
-            // (ovn_raft_exporter_time_seconds of the same scrape): an exporter whose clock is set
-            // wrong makes no member look just started. An exporter without that clock is read
-            // as it is.
+            // taken onto Prometheus' clock (less its exporter's clock_skew): an exporter whose
+            // clock is set wrong makes no member look just started.
             record: 'ovn_raft_cluster_member:unheard:info',
             expr: |||
               max by (%(cluster)s, server_id, host, reason) (
@@ -795,9 +805,7 @@
                     (
                       ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
                         - on (%(exporter)s) group_left
-                      ovn_raft_exporter_time_seconds{%(selector)s}
-                        + on (%(exporter)s) group_left
-                      timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                      ovn_raft_exporter:clock_skew:seconds
                       or
                       ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
                     )
@@ -884,11 +892,10 @@
           {
             // When each member last started an election on a leadership transfer (a leader hands
             // over leadership before it writes a snapshot, or when it shuts down or leaves): its
-            // exporter's timestamp taken onto Prometheus' clock (less the exporter's own time and
-            // plus the time of the same scrape: "ms ago" as the exporter read it, so that an
-            // exporter restarted with its clock set wrong, or a step of its clock, is no new
-            // election; an exporter without that clock is read as it is), kept at the value
-            // first recorded for that election while new
+            // exporter's timestamp taken onto Prometheus' clock (less its clock_skew: "ms ago" as
+            // the exporter read it, so that an exporter restarted with its clock set wrong, or a
+            // step of its clock, is no new election), kept at the value first recorded for that
+            // election while new
             // readings stay within 30 s of it (the timestamp is computed from "ms ago" at each
             // read and moves with the read's latency), also across a failed scrape or an
             // exporter restart within leadershipTransfersWindow, so that changes() counts
@@ -903,9 +910,7 @@
                     (
                       ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                         - on (%(exporter)s) group_left
-                      ovn_raft_exporter_time_seconds{%(selector)s}
-                        + on (%(exporter)s) group_left
-                      timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                      ovn_raft_exporter:clock_skew:seconds
                       or
                       ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                     )
@@ -921,9 +926,7 @@
                 (
                   ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                     - on (%(exporter)s) group_left
-                  ovn_raft_exporter_time_seconds{%(selector)s}
-                    + on (%(exporter)s) group_left
-                  timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                  ovn_raft_exporter:clock_skew:seconds
                   or
                   ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                 )
@@ -1011,9 +1014,7 @@
                     - (
                       ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s}
                         - on (%(exporter)s) group_left
-                      ovn_raft_exporter_time_seconds{%(selector)s}
-                        + on (%(exporter)s) group_left
-                      timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+                      ovn_raft_exporter:clock_skew:seconds
                       or
                       ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s}
                     )
