@@ -214,11 +214,10 @@ const std::vector<Flag<Config>>& Table() {
         {.spec = {.name = "web.max-connections",
                   .help = "Connections served at once, one worker thread each; more wait. One "
                           "address gets at most a quarter of them."},
-         // Every worker is a thread, counted against a pod's PID limit; fewer would suit a
-         // sidecar, but an address's share of connections is a quarter of them, and fewer
-         // leave too little to the clients that share the scraper's address under a flood
-         // from it (docs/dev/abuse.md). Set it lower where nothing else shares that address.
-         .defaults = {"256"},
+         // Every worker is a thread, counted against a pod's PID limit: a sidecar's tens. One
+         // address's share is a quarter of them, which a scraper behind a NAT shared with
+         // busy clients outgrows: 256 there (docs/limits.md, docs/dev/abuse.md).
+         .defaults = {"64"},
          .set =
              [](Config& c, const std::string& v) {
                return SetNumber(c.web_max_connections, v, 4, 4096, "a number from 4 to 4096");

@@ -24,7 +24,7 @@ TEST(ConfigTest, DefaultsWorkInAKubeOvnPod) {
   EXPECT_EQ(c.timeout, std::chrono::seconds(2));
   EXPECT_EQ(c.min_interval, std::chrono::seconds(1));
   EXPECT_TRUE(c.databases.empty());  // found at start: socket_discovery_test.cc
-  EXPECT_EQ(c.web_max_connections, 256);
+  EXPECT_EQ(c.web_max_connections, 64);
   EXPECT_EQ(c.web_request_timeout, std::chrono::seconds(2));
   EXPECT_EQ(c.max_reply_bytes, 8u << 20);
   EXPECT_EQ(c.max_members, 256u);
