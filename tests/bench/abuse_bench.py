@@ -549,9 +549,9 @@ def short_deadline():
 
 def sigterm_in_flight():
     with Fake("slow") as slow:
-        # Workers, and a share of them for this one address (a quarter), for all 50 at once.
+        # 50 scrapes at once from one address: a share of them for all 50.
         e = Exporter(f"--ovsdb.database=OVN_Northbound={slow.path}", "--ovsdb.min-interval=0",
-                     "--web.max-connections=256")
+                     *SHARED_ADDRESS)
         before = e.state()
         results = []
         threads = [threading.Thread(target=lambda: results.append(fetch(e.url))) for _ in range(50)]
