@@ -25,14 +25,14 @@
 # What waits on elections and evaluations runs as background jobs, logs in build/test-logs/;
 # what compiles runs meanwhile, one at a time and niced. The closing table gives each stage's
 # seconds and counts; the last line is "all: N passed, M failed"; any failure exits non-zero.
-# OVN_RAFT_OTHER_OVS=0 skips the other releases; TEST_JOBS (default 4) sets how many integration
+# OVN_RAFT_OTHER_OVS=0 skips the other releases; TEST_JOBS (default 6) sets how many integration
 # tests run at once.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 tier=${1:-all}
 case "$tier" in all | quick) ;; *) echo "usage: scripts/test.sh [quick]" >&2; exit 2 ;; esac
-test_jobs=${TEST_JOBS:-4}
+test_jobs=${TEST_JOBS:-6}
 logs=$root/build/test-logs
 t_start=$SECONDS
 say() { printf '%s\n' "$*" >&2; }
