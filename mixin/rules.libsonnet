@@ -775,9 +775,7 @@
             // it, after the leader last heard from it, for memberRejoinSeconds: it is rejoining,
             // and the leader's word may come from a scrape taken before it was back. Its start is
             // taken onto Prometheus' clock (less its exporter's clock_skew): an exporter whose
-            // clock is set wrong makes no member look just started. The exemption's raw series are
-            // read only in the databases where the leader does not hear someone: at fleet scale
-            // it would otherwise be the costliest rule, for nothing.
+            // clock is set wrong makes no member look just started.
             record: 'ovn_raft_cluster_member:unheard:info',
             expr: |||
               max by (%(cluster)s, server_id, host, reason) (
@@ -795,7 +793,6 @@
                     (
                       timestamp(ovn_raft_member_last_message_age_seconds{%(selector)s})
                         - ovn_raft_member_last_message_age_seconds{%(selector)s}
-                        and on (%(deploymentDb)s) ovn_raft_cluster_member:leader_unheard:info
                     )
                       * on (%(member)s) group_left (cluster_id)
                     ovn_raft_instance:server_info:leader
@@ -806,15 +803,11 @@
                 max by (%(cluster)s, server_id) (
                   (
                     (
-                      (
-                        ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
-                          and on (%(deploymentDb)s) ovn_raft_cluster_member:leader_unheard:info
-                      )
+                      ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
                         - on (%(exporter)s) group_left
                       ovn_raft_exporter:clock_skew:seconds
                       or
                       ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
-                        and on (%(deploymentDb)s) ovn_raft_cluster_member:leader_unheard:info
                     )
                       > time() - %(memberRejoinSeconds)d
                   )
