@@ -115,6 +115,15 @@ scenario_exporters() {
   done
 }
 
+# scenario_prometheus PORT CONFIG: a Prometheus of its own on PORT with CONFIG (data and log in
+# $work), its pid added to $pids; returns once it is ready.
+scenario_prometheus() {
+  prometheus --config.file="$2" --storage.tsdb.path="$work/data" \
+    --web.listen-address="127.0.0.1:$1" --log.level=warn >>"$work/prometheus.log" 2>&1 &
+  pids+=($!)
+  wait_for 60 "Prometheus ready" curl -sf -o /dev/null "http://127.0.0.1:$1/-/ready"
+}
+
 # speed_up_for_durations IN N OUT [MIN]: the rules file IN with every `for:` divided by N (whole
 # seconds, at least MIN, default $OVN_RAFT_FOR_MIN or 1) written to OUT, so that a test or demo
 # can watch a whole for: window. A test's floor of a few evaluation intervals keeps an alert from

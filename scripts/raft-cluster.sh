@@ -35,6 +35,9 @@
 #   raft-cluster.sh shutdown DIR N db                  stop member N's db server gracefully
 #                                                      (ovs-appctl exit: a leader first transfers
 #                                                      leadership); `restart` starts it again
+#   raft-cluster.sh transfer DIR db                    db's leader shut down gracefully (it hands
+#                                                      leadership over), started again and waited
+#                                                      for: a leadership transfer, as at a snapshot
 #   raft-cluster.sh slow-disk DIR N db MICROSECONDS    delay member N's fsync/fdatasync returns by
 #                                                      that long (strace fault injection)
 #   raft-cluster.sh fast-disk DIR N db                 end that delay
@@ -340,6 +343,14 @@ cmd_shutdown() { # member db
   kill_server "$1" "$2"
 }
 
+cmd_transfer() { # db
+  local l
+  l=$(cmd_leader "$1") || die "no leader of $1"
+  cmd_shutdown "$l" "$1"
+  start_server "$l" "$1"
+  cmd_wait
+}
+
 # Raft has no command to hand leadership over: freeze the leader until the others elect a new
 # one, thaw it (it steps down), and again until member N leads (each election is a coin toss).
 cmd_lead() { # member db
@@ -411,6 +422,7 @@ case "$1" in
   load) load_env; cmd_load "$3" "$4" "${5:-0.1}" ;;
   unload) load_env; touch "$DIR/unload" ;;
   shutdown) load_env; cmd_shutdown "$3" "$4" ;;
+  transfer) load_env; cmd_transfer "$3" ;;
   slow-disk) load_env; cmd_slow_disk "$3" "$4" "$5" ;;
   fast-disk) load_env; cmd_fast_disk "$3" "$4" ;;
   stop)

@@ -79,10 +79,7 @@ scrape_configs:
     static_configs:
 $targets
 YAML
-prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
-  --web.listen-address="127.0.0.1:$prom_port" --log.level=warn >>"$work/prometheus.log" 2>&1 &
-echo $! >"$work/prometheus.pid"
-wait_for 60 "Prometheus ready" curl -sf -o /dev/null "http://127.0.0.1:$prom_port/-/ready"
+scenario_prometheus "$prom_port" "$work/prometheus.yml"
 all_reporting() { [ "$(prom_value "$prom_port" 'count(ovn_raft_cluster:reporters:count == 3)')" = 3 ]; }
 wait_for 120 "three reporters in each cluster in the rules" all_reporting
 t_start=$SECONDS
@@ -182,13 +179,7 @@ counted() { # N: every cluster's rules count as many transfers as its servers lo
     [ "$(received "$ns")" -ge "$1" ] && [ "$(transfers "$ns")" = "$(received "$ns")" ] || return 1
   done
 }
-transfer() { # NS: the leader stopped gracefully (it hands over first) and started again
-  local l
-  l=$("$root/scripts/raft-cluster.sh" leader "$work/$1" nb)
-  "$root/scripts/raft-cluster.sh" shutdown "$work/$1" "$l" nb
-  "$root/scripts/raft-cluster.sh" restart "$work/$1" "$l" nb
-  "$root/scripts/raft-cluster.sh" wait "$work/$1"
-}
+transfer() { "$root/scripts/raft-cluster.sh" transfer "$work/$1" nb; } # NS
 for round in 1 2; do
   jobs_=()
   for ns in "${namespaces[@]}"; do

@@ -462,6 +462,25 @@ class NbWriteLoad {
   std::thread load_;
 };
 
+// The report on the three members, run again until its output matches `named` or 120 s have
+// passed since `since`: its last run, the seconds since `since` and how many runs it took.
+struct ReportUntil {
+  ReportRun run;
+  double seconds = 0;
+  int runs = 0;
+};
+ReportUntil ReportUntilNamed(ThreeMembers& t, const std::regex& named,
+                             std::chrono::steady_clock::time_point since) {
+  ReportUntil r;
+  while (std::chrono::steady_clock::now() < since + std::chrono::seconds(120)) {
+    r.run = RunReport({"--cluster.expected-members=3", t.Url(1), t.Url(2), t.Url(3)});
+    ++r.runs;
+    if (std::regex_search(r.run.out, named)) break;
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+  return r;
+}
+
 // A leader whose own disk syncs slowly (every fsync half a second late) under a steady write
 // load: named by the report, as the leader, within two minutes; before, under the same load,
 // the report finds nothing of the kind.
@@ -483,15 +502,7 @@ TEST(ReportIntegrationTest, ASlowLeaderIsNamedAsTheLeader) {
   t.cluster().SlowDisk(leader, "nb", 500000);
   const auto slowed = std::chrono::steady_clock::now();
   const std::regex named("    (SLOW LEADER|LEADER NOT SYNCING): " + id + " leads");
-  ReportRun run;
-  int runs = 0;
-  while (std::chrono::steady_clock::now() < slowed + std::chrono::seconds(120)) {
-    run = RunReport({"--cluster.expected-members=3", t.Url(1), t.Url(2), t.Url(3)});
-    ++runs;
-    if (std::regex_search(run.out, named)) break;
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - slowed).count();
+  const auto [run, seconds, runs] = ReportUntilNamed(t, named, slowed);
   t.cluster().FastDisk(leader, "nb");
   SCOPED_TRACE(run.out);
   std::smatch line;
@@ -522,19 +533,13 @@ TEST(ReportIntegrationTest, ALeaderWithAHungDiskIsNamed) {
   const auto hung = std::chrono::steady_clock::now();
   const std::regex named("    (SLOW LEADER|LEADER NOT SYNCING): " + id + " leads|    (NOT " +
                          "CATCHING UP|UNHEARD|SLOW): (the leader says )?" + id);
-  ReportRun run;
-  while (std::chrono::steady_clock::now() < hung + std::chrono::seconds(120)) {
-    run = RunReport({"--cluster.expected-members=3", t.Url(1), t.Url(2), t.Url(3)});
-    if (std::regex_search(run.out, named)) break;
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - hung).count();
+  const auto [run, seconds, runs] = ReportUntilNamed(t, named, hung);
   t.cluster().FastDisk(leader, "nb");
   SCOPED_TRACE(run.out);
   std::smatch line;
   const bool found = std::regex_search(run.out, line, named);
-  std::printf("[ scenario ] NB leader %s with a hung disk: %s after %.0f s\n", id.c_str(),
-              found ? line.str(0).c_str() + 4 : "NOT NAMED", seconds);
+  std::printf("[ scenario ] NB leader %s with a hung disk: %s after %.0f s (%d reports)\n",
+              id.c_str(), found ? line.str(0).c_str() + 4 : "NOT NAMED", seconds, runs);
   ASSERT_TRUE(found);
   EXPECT_NE(run.exit, 0);
 }

@@ -23,12 +23,6 @@ scenario_begin transfers "${1:-${BUILD_DIR:-$root/build}}"
 scale=${SCALE:-60}
 cadence=${CADENCE:-4}
 burst=${BURST:-4}
-cleanup() {
-  [ ! -f "$work/prometheus.pid" ] || kill "$(cat "$work/prometheus.pid")" 2>/dev/null || true
-  scenario_cleanup
-}
-trap cleanup EXIT
-
 echo "== the rules and alerts from mixin/, the transfer window and every for: divided by $scale"
 window=$(jsonnet -J "$root/mixin" -e '(import "mixin.libsonnet")._config.leadershipTransfersWindow' | tr -d '"')
 seconds() { # a Prometheus duration (one unit) in seconds
@@ -73,21 +67,12 @@ scrape_configs:
       - targets: [${targets%, }]
         labels: {namespace: transfers}
 YAML
-prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
-  --web.listen-address="127.0.0.1:$prom_port" --log.level=warn >>"$work/prometheus.log" 2>&1 &
-echo $! >"$work/prometheus.pid"
-wait_for 60 "Prometheus ready" curl -sf -o /dev/null "http://127.0.0.1:$prom_port/-/ready"
+scenario_prometheus "$prom_port" "$work/prometheus.yml"
 all_reporting() { [ "$(prom_value "$prom_port" 'ovn_raft_cluster:reporters:count')" = 3 ]; }
 wait_for 90 "three reporters in the rules" all_reporting
 
 transfers() { prom_value "$prom_port" 'sum(ovn_raft_cluster_member:leadership_transfers:count)'; }
-transfer() { # the leader stopped gracefully (it hands over first) and started again
-  local l
-  l=$("$root/scripts/raft-cluster.sh" leader "$cluster" nb) || fail "no leader"
-  "$root/scripts/raft-cluster.sh" shutdown "$cluster" "$l" nb
-  "$root/scripts/raft-cluster.sh" restart "$cluster" "$l" nb
-  "$root/scripts/raft-cluster.sh" wait "$cluster" >>"$work/cluster.log" 2>&1
-}
+transfer() { "$root/scripts/raft-cluster.sh" transfer "$cluster" nb >>"$work/cluster.log" 2>&1 || fail "no transfer"; }
 # seen SECONDS NAME-REGEX [STATE]: the alerts matching that were in STATE within SECONDS.
 seen() {
   prom_alerts "$prom_port" "count_over_time(ALERTS{alertname=~\"$2\", alertstate=~\"${3:-pending|firing}\"}[${1}s])" severity

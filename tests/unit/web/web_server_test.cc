@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/bcrypt.h"
+#include "support/loopback.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 
@@ -90,19 +91,6 @@ TEST(WebServerTest, WithoutAWebConfigEveryoneIsServedAndThereIsNothingToReload) 
   EXPECT_FALSE(web.Reload());
 }
 
-int Connect(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
-
 // Where RunWork runs its task: on the thread that asks, unless that is a worker let in from
 // the reserve (every core worker held by an idle connection here), which hands it to the web
 // edge's pool.
@@ -128,7 +116,7 @@ TEST(WebServerTest, WorkRunsOnTheCallerUnlessAReserveWorkerAsks) {
   ASSERT_EQ(Status(web.port(), "/"), "200");  // a core worker
   std::vector<int> held;
   for (int i = 0; i < 7; ++i) {  // every core worker, and all the reserve but one
-    const int fd = Connect(web.port());
+    const int fd = testing::ConnectLoopback(web.port());
     ASSERT_GE(fd, 0);
     held.push_back(fd);
   }

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/loopback.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 #include "web/http_server.h"
@@ -184,19 +185,6 @@ TEST(WorkerGateTest, AnOpenGateKeepsNobody) {
   EXPECT_EQ(gate.waiting_workers(), 0);
 }
 
-int Connect(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
-
 // A server of 16 workers (4 core) whose request timeout outlasts the test, whose handler notes
 // the thread it runs on; connections that send nothing; requests by curl.
 class HeldWorkersTest : public ::testing::Test {
@@ -213,7 +201,7 @@ class HeldWorkersTest : public ::testing::Test {
   }
   void Hold(int n) {
     for (int i = 0; i < n; ++i) {
-      const int fd = Connect(server_.port());
+      const int fd = testing::ConnectLoopback(server_.port());
       ASSERT_GE(fd, 0);
       held_.push_back(fd);
     }
