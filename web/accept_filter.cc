@@ -68,15 +68,21 @@ extern "C" int __real_accept(int fd, sockaddr* addr, socklen_t* len);
 // on a registered port is shown to its filter. One the filter closed is reported as EAGAIN,
 // which civetweb takes as nothing accepted: it polls again.
 extern "C" int __wrap_accept(int fd, sockaddr* addr, socklen_t* len) {
+  const socklen_t given = len != nullptr ? *len : 0;
   const int accepted = __real_accept(fd, addr, len);
   if (accepted < 0 || ovn_raft::registered == 0) return accepted;
   const int port = ovn_raft::LocalPort(fd);
   const std::lock_guard<std::mutex> lock(ovn_raft::Mutex());
   const auto it = ovn_raft::Filters().find(static_cast<std::uint16_t>(port));
   if (port < 0 || it == ovn_raft::Filters().end()) return accepted;
+  // The peer accept() already wrote whole, when its caller asked for it; else the socket's.
   sockaddr_storage peer{};
   socklen_t peer_len = sizeof(peer);
-  if (getpeername(accepted, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0) return accepted;
+  if (addr != nullptr && len != nullptr && *len <= given && *len <= sizeof(peer)) {
+    std::memcpy(&peer, addr, *len);
+  } else if (getpeername(accepted, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0) {
+    return accepted;
+  }
   if ((*it->second)(accepted, peer)) return accepted;
   errno = EAGAIN;
   return -1;
