@@ -159,22 +159,19 @@
           {
             // Clients (ovn-controller, ovn-northd) refuse every member of the database as stale
             // until reset: critical. A rebuild (a new cluster ID, the old one gone: two at once is
-            // OVNRaftClusterIDSplit), or a restore of older files (the same cluster ID; named per
-            // member, while the cluster's highest index went back too).
+            // OVNRaftClusterIDSplit), or a restore of older files (the same cluster ID, its
+            // highest index gone back).
             alert: 'OVNRaftClusterRecreated',
             expr: |||
               ovn_raft_cluster:previous_cluster_ahead:entries
               or
-              (
-                ovn_raft_instance:database_index_regression:entries
-                  and on (%(cluster)s) ovn_raft_cluster:database_index_regression:entries
-              )
-            ||| % $._config.labels,
+              ovn_raft_cluster:database_index_regression:entries
+            |||,
             'for': $._config.recreatedClusterFor,
             labels: { severity: 'critical' },
             annotations: {
               summary: 'The index of an OVN database went back: its clients refuse it as stale until reset.',
-              description: '{{ if $labels.previous_cluster_id }}{{ $labels.db }} in $DEPLOYMENT was rebuilt: cluster {{ $labels.previous_cluster_id }} is gone, cluster {{ $labels.cluster_id }} serves it {{ $value | printf "%.0f" }} entries below the old one\'s highest index.{{ else }}The applied index of {{ $labels.db }} at {{ $labels.instance }} (member {{ $labels.server_id }}, cluster {{ $labels.cluster_id }}, $DEPLOYMENT) went back by {{ $value | printf "%.0f" }} entries, and so did the cluster\'s highest: the database was restored from an older copy.{{ end }} Clients that read the higher index refuse every member ("clustered database server has stale data") until it passes that index or they are reset: {{ if eq $labels.db "OVN_Southbound" }}ovn-appctl -t ovn-controller sb-cluster-state-reset on every chassis, and ovn-appctl -t ovn-northd sb-cluster-state-reset{{ else if eq $labels.db "OVN_Northbound" }}ovn-appctl -t ovn-northd nb-cluster-state-reset{{ else }}restart ovn-ic{{ end }}.',
+              description: '{{ if $labels.previous_cluster_id }}{{ $labels.db }} in $DEPLOYMENT was rebuilt: cluster {{ $labels.previous_cluster_id }} is gone, cluster {{ $labels.cluster_id }} serves it {{ $value | printf "%.0f" }} entries below the old one\'s highest index.{{ else }}The highest applied index of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) went back by {{ $value | printf "%.0f" }} entries: the database was restored from an older copy.{{ end }} Clients that read the higher index refuse every member ("clustered database server has stale data") until it passes that index or they are reset: {{ if eq $labels.db "OVN_Southbound" }}ovn-appctl -t ovn-controller sb-cluster-state-reset on every chassis, and ovn-appctl -t ovn-northd sb-cluster-state-reset{{ else if eq $labels.db "OVN_Northbound" }}ovn-appctl -t ovn-northd nb-cluster-state-reset{{ else }}restart ovn-ic{{ end }}.',
             },
           },
           {
@@ -490,13 +487,13 @@
                   0 * ovn_raft_election_timer_seconds{%(selector)s}
                 )
               )
-                * on (%(member)s) group_left (server_id, cluster_id, address) ovn_raft_server_info{%(selector)s}
+                * on (%(member)s) group_left (cluster_id, server_id, host) ovn_raft_instance:server_info:max
             ||| % ($._config.labels { fraction: std.toString($._config.stallElectionTimerFraction), longPolls: std.toString($._config.stallLongPollIntervals) }),
             'for': $._config.stallFor,
             labels: { severity: 'warning' },
             annotations: {
               summary: "An OVN Raft member's ovsdb-server stalls: its main loop does not turn for long enough to cost elections.",
-              description: "Member {{ $labels.server_id }} at {{ $labels.address }} ({{ $labels.instance }}) of {{ $labels.db }} (cluster {{ $labels.cluster_id }}) answered its exporter up to {{ $value | humanizeDuration }} late within %(stallWindow)s, at least %(fraction)s of its election timer (ovn_raft_ovsdb_server_response_seconds), or its main loop took a second or longer %(longPolls)s times or more (ovn_raft_ovsdb_server_long_poll_intervals_total, \"Unreasonably long ...ms poll interval\" in its log). While its loop stalls it sends no heartbeat and answers no vote: the cause of elections by timeout. Look for CPU starvation (throttling, a busy node), a blocking disk, large transactions or compactions; raise the election timer above the stalls (see the runbook)." % { stallWindow: $._config.stallWindow, fraction: std.toString($._config.stallElectionTimerFraction), longPolls: std.toString($._config.stallLongPollIntervals) },
+              description: "Member {{ $labels.server_id }} on {{ $labels.host }} ({{ $labels.instance }}) of {{ $labels.db }} (cluster {{ $labels.cluster_id }}, $DEPLOYMENT) answered its exporter up to {{ $value | humanizeDuration }} late within %(stallWindow)s, at least %(fraction)s of its election timer (ovn_raft_ovsdb_server_response_seconds), or its main loop took a second or longer %(longPolls)s times or more (ovn_raft_ovsdb_server_long_poll_intervals_total, \"Unreasonably long ...ms poll interval\" in its log). While its loop stalls it sends no heartbeat and answers no vote: the cause of elections by timeout. Look for CPU starvation (throttling, a busy node), a blocking disk, large transactions or compactions; raise the election timer above the stalls (see the runbook)." % { stallWindow: $._config.stallWindow, fraction: std.toString($._config.stallElectionTimerFraction), longPolls: std.toString($._config.stallLongPollIntervals) },
             },
           },
           {

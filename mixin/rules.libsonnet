@@ -1036,36 +1036,24 @@
             ||| % $._config.labels,
           },
           {
-            // Each member's applied index (_Server's index: what clients compare with the highest
-            // index they have read), under its cluster and server ID: a member re-created with a
-            // new database is a new series, its low index no step back of the old one's.
-            record: 'ovn_raft_instance:database_index:max',
+            // The highest applied index of each cluster (_Server's index: what clients compare
+            // with the highest index they have read): the highest a client of it can have read.
+            // Per cluster, not per member: a member re-created with a new database and catching
+            // up is no step back, and a restore takes the whole cluster back.
+            record: 'ovn_raft_cluster:database_index:max',
             expr: |||
-              max by (%(member)s, cluster_id, server_id) (
+              max by (%(cluster)s) (
                 ovn_raft_database_index{%(selector)s}
-                  * on (%(member)s) group_left (cluster_id, server_id)
+                  * on (%(member)s) group_left (cluster_id)
                 ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
           },
           {
-            // The highest applied index of each cluster: the highest a client of it can have read.
-            record: 'ovn_raft_cluster:database_index:max',
-            expr: 'max by (%(cluster)s) (ovn_raft_instance:database_index:max)' % $._config.labels,
-          },
-          {
-            // How far each member's applied index is below its own highest within the window, when
-            // by more than recreatedIndexEntries: the index never goes back in service (compaction
-            // keeps it, a restart reads it back), a restore of an older copy does.
-            record: 'ovn_raft_instance:database_index_regression:entries',
-            expr: |||
-              max_over_time(ovn_raft_instance:database_index:max[%(recreatedClusterRange)s])
-                - ovn_raft_instance:database_index:max
-              > %(recreatedIndexEntries)s
-            ||| % $._config.labels,
-          },
-          {
-            // The same for each cluster's highest index: its clients refuse every member.
+            // How far each cluster's highest index is below its own highest within the window,
+            // when by more than recreatedIndexEntries: the index never goes back in service
+            // (compaction keeps it, a restart reads it back), a restore of older files does, and
+            // its clients refuse every member.
             record: 'ovn_raft_cluster:database_index_regression:entries',
             expr: |||
               max_over_time(ovn_raft_cluster:database_index:max[%(recreatedClusterRange)s])

@@ -28,7 +28,9 @@ exp_port=$(free_port 3)
 scenario_exporters 3 "$exp_port" --cluster.expected-members=3
 OVN_RAFT_FOR_SPEEDUP=30 "$root/scripts/prometheus-demo.sh" start "$work/prometheus" "$prom_port" "${urls[@]}"
 nb_index='ovn_raft_cluster:database_index:max{db="OVN_Northbound"}'
-all_read() { [ "$(prom_value "$prom_port" 'count(ovn_raft_instance:database_index:max)')" = 6 ]; }
+all_read() {
+  [ "$(prom_value "$prom_port" 'count(ovn_raft_database_index * on (namespace, instance, db) group_left ovn_raft_instance:server_info:max)')" = 6 ]
+}
 wait_for 90 "every member's NB and SB index recorded" all_read
 "$root/scripts/raft-cluster.sh" load "$cluster" nb 150 0.01 &
 load_pid=$!
@@ -46,7 +48,7 @@ old_sid=$(prom_label "$prom_port" 'ovn_raft_instance:server_info:max{db="OVN_Nor
 "$root/scripts/raft-cluster.sh" wait "$cluster" >>"$work/cluster.log" 2>&1
 rejoined() {
   local sid
-  sid=$(prom_label "$prom_port" 'ovn_raft_instance:database_index:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'", cluster_id="'"$old_cid"'"}' server_id)
+  sid=$(prom_label "$prom_port" 'ovn_raft_instance:server_info:max{db="OVN_Northbound", instance="127.0.0.1:'$((exp_port + 2))'", cluster_id="'"$old_cid"'"} and on (namespace, instance, db) ovn_raft_database_index' server_id)
   [ "$sid" != none ] && [ "$sid" != "$old_sid" ]
 }
 wait_for 90 "member 3 recorded under a new server ID in cluster $old_cid" rejoined
