@@ -393,22 +393,18 @@
           {
             // A member that knows no leader and keeps starting elections: cut off from its
             // peers, or the rest of the cluster is down. Resolves as soon as it follows a leader.
-            // Its last election's age is taken by its exporter's own clock (of the same scrape),
-            // which a clock set wrong does not fool; an exporter without it, against time().
+            // Its last election's start is taken onto Prometheus' clock (less its exporter's
+            // clock_skew), which a clock set wrong does not fool.
             alert: 'OVNRaftMemberCampaigning',
             expr: |||
               (ovn_raft_has_leader{%(selector)s} == 0)
                 * on (%(member)s) group_left (server_id, address) ovn_raft_server_info{%(selector)s}
                 and on (%(member)s)
               (
-                (
-                  ovn_raft_exporter_time_seconds{%(selector)s}
-                    - on (%(exporter)s) group_right
-                  ovn_raft_last_election_started_timestamp_seconds{%(selector)s}
-                  or
-                  time() - ovn_raft_last_election_started_timestamp_seconds{%(selector)s}
-                )
-                  < 60
+                ovn_raft_last_election_started_timestamp_seconds{%(selector)s}
+                  - on (%(exporter)s) group_left
+                ovn_raft_exporter:clock_skew:seconds
+                  > time() - 60
               )
             ||| % $._config.labels,
             'for': '5m',

@@ -103,11 +103,14 @@
             // its own time less the time of the scrape that carried it, read once for the rules
             // that take a member's *_timestamp_seconds onto Prometheus' clock (less this), so
             // that an exporter whose clock is set wrong, or stepped, changes no verdict
-            // (OVNRaftExporterClockSkew names it). No series for an exporter without that clock:
-            // its timestamps are read as they are.
+            // (OVNRaftExporterClockSkew names it). An exporter of a release without that clock
+            // counts as on time (0), so that those rules read its timestamps as they are with one
+            // reading of each.
             record: 'ovn_raft_exporter:clock_skew:seconds',
             expr: |||
               ovn_raft_exporter_time_seconds{%(selector)s} - timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
+              or on (%(exporter)s)
+              0 * max without (version, revision) (ovn_raft_exporter_build_info{%(selector)s})
             ||| % $._config.labels,
           },
           {
@@ -806,8 +809,6 @@
                       ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
                         - on (%(exporter)s) group_left
                       ovn_raft_exporter:clock_skew:seconds
-                      or
-                      ovn_raft_ovsdb_server_seen_since_timestamp_seconds{%(selector)s}
                     )
                       > time() - %(memberRejoinSeconds)d
                   )
@@ -911,8 +912,6 @@
                       ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                         - on (%(exporter)s) group_left
                       ovn_raft_exporter:clock_skew:seconds
-                      or
-                      ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                     )
                       * on (%(member)s) group_left (cluster_id, server_id, host)
                     ovn_raft_instance:server_info:max
@@ -927,8 +926,6 @@
                   ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                     - on (%(exporter)s) group_left
                   ovn_raft_exporter:clock_skew:seconds
-                  or
-                  ovn_raft_last_election_started_timestamp_seconds{%(selector)s, reason="leadership_transfer"}
                 )
                   * on (%(member)s) group_left (cluster_id, server_id, host)
                 ovn_raft_instance:server_info:max
@@ -1015,8 +1012,6 @@
                       ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s}
                         - on (%(exporter)s) group_left
                       ovn_raft_exporter:clock_skew:seconds
-                      or
-                      ovn_raft_log_uncompacted_since_timestamp_seconds{%(selector)s}
                     )
                     > %(logCompactionOverdueSeconds)s
                 )

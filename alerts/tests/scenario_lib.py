@@ -56,6 +56,8 @@ def member_series(m, everyone):
     ident = dict(base, cluster_id=m.cid, server_id=m.sid)
     out = [
         ("up" + labels({k: base[k] for k in ("namespace", "instance", "job")}), m.scrape_up, True),
+        ("ovn_raft_exporter_build_info" + labels(dict({k: base[k] for k in ("namespace", "instance", "job")},
+                                                      version="0.1.0", revision="0000000")), lambda t: 1, False),
         ("ovn_raft_up" + labels(base), lambda t: 1, False),
         ("ovn_raft_server_info" + labels(dict(base, cluster_id=m.cid, server_id=m.sid,
                                                address=f"tcp:{m.ip}:6643", host=m.ip)), lambda t: 1, False),
