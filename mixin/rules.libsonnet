@@ -110,7 +110,7 @@
             expr: |||
               ovn_raft_exporter_time_seconds{%(selector)s} - timestamp(ovn_raft_exporter_time_seconds{%(selector)s})
               or on (%(exporter)s)
-              0 * max without (version, revision) (ovn_raft_exporter_build_info{%(selector)s})
+              0 * max by (%(exporter)s) (ovn_raft_exporter_build_info{%(selector)s})
             ||| % $._config.labels,
           },
           {
@@ -1048,12 +1048,22 @@
             // How far each cluster's highest index is below its own highest within the window,
             // when by more than recreatedIndexEntries: the index never goes back in service
             // (compaction keeps it, a restart reads it back), a restore of older files does, and
-            // its clients refuse every member.
+            // its clients refuse every member. Only while a majority of the cluster's exporters
+            // (server_info:last) is read: a majority holds every committed entry, whereas a
+            // minority cut off, or a member catching up, read alone is merely behind.
             record: 'ovn_raft_cluster:database_index_regression:entries',
             expr: |||
-              max_over_time(ovn_raft_cluster:database_index:max[%(recreatedClusterRange)s])
-                - ovn_raft_cluster:database_index:max
-              > %(recreatedIndexEntries)s
+              (
+                max_over_time(ovn_raft_cluster:database_index:max[%(recreatedClusterRange)s])
+                  - ovn_raft_cluster:database_index:max
+                > %(recreatedIndexEntries)s
+              )
+                and on (%(cluster)s)
+              (
+                count by (%(cluster)s) (ovn_raft_instance:server_info:max) * 2
+                  > on (%(cluster)s)
+                count by (%(cluster)s) (ovn_raft_instance:server_info:last)
+              )
             ||| % $._config.labels,
           },
           {
