@@ -66,15 +66,23 @@ HttpResponse Endpoints::Metrics(const HttpRequest& request) {
   if (!snapshot) return Unfinished();
   HttpResponse page{200, "text/plain; version=0.0.4; charset=utf-8", "", {}};
   Render([&] {
-    auto families =
-        BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(), config_.expected);
+    std::vector<prometheus::MetricFamily> reuse;
+    {
+      const std::lock_guard<std::mutex> lock(last_mu_);
+      reuse.swap(last_families_);
+    }
+    auto families = BuildRaftMetrics(*snapshot, coordinator_.errors(), coordinator_.rounds(),
+                                     config_.expected, std::move(reuse));
+    const std::size_t database_families = families.size();
     for (auto& f : OwnFamilies()) families.push_back(std::move(f));
     page.body = TextExposition(families);
+    families.resize(database_families);
     // The snapshot this page replaces is freed here too, when this was its last holder.
     std::shared_ptr<const Snapshot> previous;
     {
       const std::lock_guard<std::mutex> lock(last_mu_);
       previous = std::exchange(last_rendered_, snapshot);
+      last_families_.swap(families);
     }
   });
   return page;

@@ -53,6 +53,9 @@ class Endpoints {
   // The last page's snapshot, so that it is freed where pages are rendered (RunWork says why)
   // rather than on whichever worker's round replaced it. Guarded by last_mu_.
   std::shared_ptr<const Snapshot> last_rendered_;
+  // The last page's database families, for the next page to fill again (BuildRaftMetrics);
+  // empty while a page holds them. Guarded by last_mu_.
+  std::vector<prometheus::MetricFamily> last_families_;
 };
 
 }  // namespace ovn_raft

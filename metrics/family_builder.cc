@@ -5,12 +5,15 @@ namespace ovn_raft {
 // Samples come database by database, each in the order the first one created the families:
 // the family of the last sample, then the one after it, answer nearly every lookup. A scan
 // finds the rest; an index would cost two allocations per family on every scrape.
-FamilyBuilder::FamilyBuilder(std::size_t expected_families) {
+FamilyBuilder::FamilyBuilder(std::size_t expected_families,
+                             std::vector<prometheus::MetricFamily> reuse)
+    : families_(std::move(reuse)) {
+  for (auto& f : families_) f.metric.clear();  // keeps the vector's memory
   families_.reserve(expected_families);
 }
 
 std::size_t FamilyBuilder::Find(std::string_view name) const {
-  const std::size_t n = families_.size();
+  const std::size_t n = used_;
   if (last_ < n && families_[last_].name == name) return last_;
   if (last_ + 1 < n && families_[last_ + 1].name == name) return last_ + 1;
   for (std::size_t i = 0; i < n; ++i) {
@@ -22,9 +25,13 @@ std::size_t FamilyBuilder::Find(std::string_view name) const {
 prometheus::ClientMetric& FamilyBuilder::Add(std::string_view name, std::string_view help,
                                              prometheus::MetricType type, Labels labels) {
   last_ = Find(name);
-  if (last_ == families_.size()) {
-    prometheus::MetricFamily& family = families_.emplace_back();
-    family.metric.reserve(2);  // most have one sample per database, two read
+  if (last_ == used_) {
+    if (used_ == families_.size()) {
+      families_.emplace_back().metric.reserve(2);  // most have one sample per database, two read
+    }
+    // A handed-back family, most often the same one as on the last page: assigning the same
+    // text again allocates nothing.
+    prometheus::MetricFamily& family = families_[used_++];
     family.name.assign(name);
     family.help.assign(help);
     family.type = type;
@@ -35,7 +42,8 @@ prometheus::ClientMetric& FamilyBuilder::Add(std::string_view name, std::string_
 }
 
 std::vector<prometheus::MetricFamily> FamilyBuilder::Take() {
-  last_ = 0;
+  families_.resize(used_);  // handed-back families this page had no sample for
+  used_ = last_ = 0;
   return std::move(families_);
 }
 

@@ -26,7 +26,8 @@ std::string AddingPhase(std::string text) {
 
 class RaftMetrics {
  public:
-  explicit RaftMetrics(const Snapshot& snapshot) : now_ms_(ToMs(snapshot.taken_at)), b_(128) {}
+  RaftMetrics(const Snapshot& snapshot, std::vector<prometheus::MetricFamily> reuse)
+      : now_ms_(ToMs(snapshot.taken_at)), b_(128, std::move(reuse)) {}
 
   void Database(const DatabaseReading& r, const ExpectedCluster& expected) {
     const Labels db{{"db", r.target.name}};
@@ -357,11 +358,10 @@ class RaftMetrics {
 
 }  // namespace
 
-std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
-                                                       const ErrorCounts& errors,
-                                                       std::uint64_t rounds,
-                                                       const ExpectedCluster& expected) {
-  RaftMetrics m(snapshot);
+std::vector<prometheus::MetricFamily> BuildRaftMetrics(
+    const Snapshot& snapshot, const ErrorCounts& errors, std::uint64_t rounds,
+    const ExpectedCluster& expected, std::vector<prometheus::MetricFamily> reuse) {
+  RaftMetrics m(snapshot, std::move(reuse));
   for (const auto& db : snapshot.databases) m.Database(db, expected);
   m.Errors(snapshot.databases, errors);
   m.Rounds(rounds);

@@ -14,10 +14,11 @@
 namespace ovn_raft {
 
 // `errors` and `rounds` are the cumulative counters kept by the ReadCoordinator; `expected` is
-// the operator's --cluster.expected-members and --cluster.expected-hosts.
-std::vector<prometheus::MetricFamily> BuildRaftMetrics(const Snapshot& snapshot,
-                                                       const ErrorCounts& errors,
-                                                       std::uint64_t rounds,
-                                                       const ExpectedCluster& expected = {});
+// the operator's --cluster.expected-members and --cluster.expected-hosts. `reuse`: the families
+// of an earlier page, emptied and filled again (see FamilyBuilder), so that a page like the
+// last one does not allocate its names, help texts and sample vectors again.
+std::vector<prometheus::MetricFamily> BuildRaftMetrics(
+    const Snapshot& snapshot, const ErrorCounts& errors, std::uint64_t rounds,
+    const ExpectedCluster& expected = {}, std::vector<prometheus::MetricFamily> reuse = {});
 
 }  // namespace ovn_raft

@@ -23,5 +23,26 @@ TEST(FamilyBuilderTest, OneFamilyPerNameInTheOrderOfFirstUse) {
             "# HELP c Help of c.\n# TYPE c gauge\nc{db=\"NB\"} 3\n");
 }
 
+// An earlier page handed back gives the same page as a fresh builder, whatever it held: its
+// samples go, a family with no sample this time is not emitted, and names, help texts and
+// types are this page's, not the earlier one's.
+TEST(FamilyBuilderTest, AnEarlierPageHandedBackChangesNothingButMemory) {
+  const std::string with_b = TextExposition(Page(FamilyBuilder(), true));
+  const std::string without_b = TextExposition(Page(FamilyBuilder(), false));
+  auto earlier = Page(FamilyBuilder(), true);
+  const std::string* help_memory = &earlier[0].help;
+  const char* help_text = earlier[0].help.data();
+  auto next = Page(FamilyBuilder(0, std::move(earlier)), true);
+  EXPECT_EQ(TextExposition(next), with_b);
+  EXPECT_EQ(&next[0].help, help_memory);  // the same family, reused in place
+  EXPECT_EQ(next[0].help.data(), help_text);
+  EXPECT_EQ(TextExposition(Page(FamilyBuilder(0, std::move(next)), false)), without_b);
+
+  FamilyBuilder other(0, Page(FamilyBuilder(), true));
+  other.Counter("z_total", "Help of z.", {}, 9);
+  EXPECT_EQ(TextExposition(other.Take()),
+            "# HELP z_total Help of z.\n# TYPE z_total counter\nz_total 9\n");
+}
+
 }  // namespace
 }  // namespace ovn_raft

@@ -139,6 +139,29 @@ TEST(RaftMetricsTest, LeaderFacts) {
   EXPECT_EQ(m.All("ovn_raft_member_change_info").size(), 0u);
 }
 
+// A page built on an earlier page's families is the page a fresh build gives, whatever the
+// earlier one held: another role, a database more, families this page has none of.
+TEST(RaftMetricsTest, AnEarlierPageReusedGivesTheSamePage) {
+  Snapshot leader;
+  leader.taken_at = kNow;
+  leader.databases.push_back(FromFixture("OVN_Northbound", "ovs-3.1.0/leader.txt"));
+  leader.databases.push_back(FromFixture("OVN_Southbound", "ovs-3.1.0/leader.txt"));
+  Snapshot follower;
+  follower.taken_at = kNow;
+  follower.databases.push_back(FromFixture("OVN_Northbound", "ovs-3.1.0/follower.txt"));
+  const ExpectedCluster hosts{2, {"10.0.0.1", "fd00::2"}};
+  const prometheus::TextSerializer text;
+  const std::string fresh_follower = text.Serialize(BuildRaftMetrics(follower, {}, 7));
+  const std::string fresh_leader = text.Serialize(BuildRaftMetrics(leader, {}, 8, hosts));
+  auto page = BuildRaftMetrics(leader, {}, 8, hosts);
+  const std::string* help = &page[0].help;
+  page = BuildRaftMetrics(follower, {}, 7, {}, std::move(page));
+  EXPECT_EQ(text.Serialize(page), fresh_follower);
+  EXPECT_EQ(&page[0].help, help);  // the same family, filled again in place
+  page = BuildRaftMetrics(leader, {}, 8, hosts, std::move(page));
+  EXPECT_EQ(text.Serialize(page), fresh_leader);
+}
+
 TEST(RaftMetricsTest, FollowerAndCandidate) {
   Snapshot s;
   s.databases.push_back(FromFixture("F", "ovs-3.1.0/follower.txt"));
