@@ -14,6 +14,9 @@ scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
 . "$scripts/lib.sh"
 scratch_dir ovn-raft-owner
 chmod 755 "$dir"
+# A copy nobody can run wherever the checkout is (a clone in a 0700 directory, a home).
+cp "$exporter" "$dir/ovn-raft-exporter"
+exporter=$dir/ovn-raft-exporter
 fail() { echo "FAIL: $*"; exit 1; }
 claim_ports
 port=$(free_port 12)
