@@ -22,7 +22,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 claim_ports
 scenario_begin clock-skew "${1:-${BUILD_DIR:-$root/build}}"
 namespaces=(control ahead stepped)
-cleanup() { # three clusters, each in $work/NS; the exporters and Prometheus with pid files
+cleanup() { # three clusters, each in $work/NS; the exporters with pid files, Prometheus in $pids
   local p ns
   for p in "$work"/*.pid; do [ ! -f "$p" ] || kill "$(cat "$p")" 2>/dev/null || true; done
   for ns in "${namespaces[@]}"; do

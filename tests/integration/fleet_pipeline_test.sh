@@ -166,10 +166,10 @@ if cmd == "seen":
 elif cmd == "false":
     t1, t2 = float(sys.argv[4]), float(sys.argv[5])
     ref = seen("prometheus", t1, t2)
-    kinds = {i.split("/")[0] + "/" + i.split("/")[1] for i in ref}
+    kind = lambda i: "/".join(i.split("/")[:2])  # alertname/namespace
+    kinds = {kind(i) for i in ref}
     for i, (s, d) in sorted(seen("vmalert", t1, t2).items()):
-        kind = i.split("/")[0] + "/" + i.split("/")[1]
-        if i not in ref and (s == "firing" or (d > 4 and kind not in kinds)):
+        if i not in ref and (s == "firing" or (d > 4 and kind(i) not in kinds)):
             print(f"{i} {s} ({d:.0f} s)")
 PY
 seen() { python3 "$work/alerts.py" "$work/alerts.jsonl" seen "$excluded" "$@"; }
