@@ -158,9 +158,26 @@ local rangeOf(d) =
     // rendered after its read, within the scrape timeout: its time leads the scrape's by that.
     exporterClockSkewSeconds: 30,
     exporterClockSkewFor: '10m',
-    // The evaluation interval of both rule groups; '' keeps Prometheus' global one. Keep it at
-    // most 1m: stale candidates must have been named a minute before (offset 1m).
+    // The evaluation interval of the consensus records and of the alerts; '' keeps
+    // Prometheus' global one. Keep it at most 1m: stale candidates must have been named a
+    // minute before (offset 1m).
     ruleGroupInterval: '',
+    // The interval of ovn-raft-slow.rules: the releases, the log's compaction and the
+    // database index's history, whose alerts wait minutes (recreatedClusterFor) or hours. Not
+    // below ruleGroupInterval; at most recreatedClusterFor.
+    slowRuleGroupInterval: '1m',
+    // The alerts evaluated with ovn-raft-slow.rules' interval, in a group of their own
+    // (ovn-raft-slow.alerts): they read its records or facts that change over hours.
+    slowAlerts: [
+      'OVNRaftClusterRecreated',
+      'OVNRaftExpectedSizeUnknown',
+      'OVNRaftDatabaseFilesystemFillingUp',
+      'OVNRaftLogNotCompacted',
+      'OVNRaftMixedReleases',
+      'OVNRaftReleaseWithKnownRaftDefects',
+      'OVNRaftStatusNotUnderstood',
+      'OVNRaftExporterClockSkew',
+    ],
     runbookURLPattern: 'https://github.com/ovn-raft-exporter/ovn-raft-exporter/blob/main/RUNBOOK.md#%s',
 
     grafanaDashboardTags: ['ovn', 'ovn-raft'],

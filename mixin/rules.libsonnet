@@ -956,6 +956,49 @@
             ||| % $._config.labels,
           },
           {
+            // Members whose storage failed, with why (OVNRaftMemberFailed). Empty while none has.
+            record: 'ovn_raft_cluster_member:storage_failed:info',
+            expr: |||
+              max by (%(cluster)s, server_id, host, reason) (
+                ovn_raft_instance:storage_failed:info
+                  * on (%(member)s) group_left (cluster_id, server_id, host)
+                ovn_raft_instance:server_info:max
+              )
+            ||| % $._config.labels,
+          },
+          {
+            record: 'ovn_raft_cluster:log_entries_unapplied:max',
+            expr: |||
+              max by (%(cluster)s) (
+                ovn_raft_log_entries_unapplied{%(selector)s}
+                  * on (%(member)s) group_left (cluster_id)
+                ovn_raft_instance:server_info:max
+              )
+            ||| % $._config.labels,
+          },
+          {
+            // Relay databases (an ovsdb-server that serves a copy of another server's database,
+            // `relay:DB:REMOTE`) per deployment and database, by their exporters' word: no Raft,
+            // only whether each is in contact with its relay source. No series where no relay is.
+            record: 'ovn_raft_db:relays:count',
+            expr: 'count by (%(deploymentDb)s) (ovn_raft_relay_connected{%(selector)s})' % $._config.labels,
+          },
+          {
+            // Of those, the relays in contact with their source (OVNRaftAllRelaysDisconnected at 0:
+            // the clients that read from relays see no updates).
+            record: 'ovn_raft_db:relays_connected:count',
+            expr: 'sum by (%(deploymentDb)s) (ovn_raft_relay_connected{%(selector)s})' % $._config.labels,
+          },
+        ],
+      },
+      {
+        // Facts that change slowly or are read over long windows (releases, the log's
+        // compaction, the database index's history), at a longer interval: their alerts wait
+        // minutes or hours, and the consensus group's interval would only multiply their reads.
+        name: 'ovn-raft-slow.rules',
+        interval: $._config.slowRuleGroupInterval,
+        rules: [
+          {
             // Which Open vSwitch release each member runs (its ovsdb-server's `version`).
             record: 'ovn_raft_cluster_member:ovs_version:info',
             expr: |||
@@ -987,17 +1030,6 @@
             ]) + '\n',
           },
           {
-            // Members whose storage failed, with why (OVNRaftMemberFailed). Empty while none has.
-            record: 'ovn_raft_cluster_member:storage_failed:info',
-            expr: |||
-              max by (%(cluster)s, server_id, host, reason) (
-                ovn_raft_instance:storage_failed:info
-                  * on (%(member)s) group_left (cluster_id, server_id, host)
-                ovn_raft_instance:server_info:max
-              )
-            ||| % $._config.labels,
-          },
-          {
             // Members whose log has held entries for longer without compaction than
             // ovsdb-server ever lets it (logCompactionOverdueSeconds), with how long, as their
             // exporter saw it (OVNRaftLogNotCompacted; the exporter restarts the clock while the
@@ -1016,16 +1048,6 @@
                     > %(logCompactionOverdueSeconds)s
                 )
                   * on (%(member)s) group_left (cluster_id, server_id, host)
-                ovn_raft_instance:server_info:max
-              )
-            ||| % $._config.labels,
-          },
-          {
-            record: 'ovn_raft_cluster:log_entries_unapplied:max',
-            expr: |||
-              max by (%(cluster)s) (
-                ovn_raft_log_entries_unapplied{%(selector)s}
-                  * on (%(member)s) group_left (cluster_id)
                 ovn_raft_instance:server_info:max
               )
             ||| % $._config.labels,
@@ -1094,19 +1116,6 @@
               )
               > %(recreatedIndexEntries)s
             ||| % $._config.labels,
-          },
-          {
-            // Relay databases (an ovsdb-server that serves a copy of another server's database,
-            // `relay:DB:REMOTE`) per deployment and database, by their exporters' word: no Raft,
-            // only whether each is in contact with its relay source. No series where no relay is.
-            record: 'ovn_raft_db:relays:count',
-            expr: 'count by (%(deploymentDb)s) (ovn_raft_relay_connected{%(selector)s})' % $._config.labels,
-          },
-          {
-            // Of those, the relays in contact with their source (OVNRaftAllRelaysDisconnected at 0:
-            // the clients that read from relays see no updates).
-            record: 'ovn_raft_db:relays_connected:count',
-            expr: 'sum by (%(deploymentDb)s) (ovn_raft_relay_connected{%(selector)s})' % $._config.labels,
           },
         ],
       },

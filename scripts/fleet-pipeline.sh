@@ -118,10 +118,12 @@ EOF
   . "$dir/env"
   local vm="http://127.0.0.1:$VM_PORT"
 
-  # The rules as shipped; the alerts with their for: shortened on request (a copy in DIR).
-  cp "${FLEET_RULES:-$root/alerts/ovn-raft-rules.yaml}" "$dir/rules.yaml"
+  # The rules as shipped and the alerts with their for: shortened on request (copies in DIR),
+  # every group at the pipeline's interval.
+  one_interval "${FLEET_RULES:-$root/alerts/ovn-raft-rules.yaml}" "$dir/rules.yaml"
   speed_up_for_durations "$root/alerts/ovn-raft-alerts.yaml" "${OVN_RAFT_FOR_SPEEDUP:-1}" "$dir/alerts.yaml" \
     "${OVN_RAFT_FOR_MIN:-1}"
+  one_interval "$dir/alerts.yaml" "$dir/alerts.yaml"
   local rule_flags=(-rule="$dir/rules.yaml" -rule="$dir/alerts.yaml")
   if [ "${FLEET_LAYOUT:-staged}" = staged ]; then
     # The base delay is vmalert's -rule.evalDelay default, which matches victoria-metrics'

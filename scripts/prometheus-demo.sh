@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A real Prometheus (Debian's package) scraping exporters, with this repository's recording
-# rules and alerts, evaluated every 2 s so that the demo and the end-to-end test see changes fast.
+# rules and alerts, evaluated every 2 s so that the demo and the end-to-end test see changes fast:
+# every group, the slow ones too (copies of the rules and alerts in DIR without their longer
+# interval).
 # OVN_RAFT_FOR_SPEEDUP=N (start): the alerts' for: durations divided by N (a copy in DIR), so
-# that a test can watch a whole for: window fire; the recording rules are used as shipped.
+# that a test can watch a whole for: window fire; the recording rules are otherwise as shipped.
 # OVN_RAFT_MIXIN_CONFIG=JSONNET (start): the alerts rendered from mixin/ with this object merged
 # into its _config, as a user overrides it (e.g. '{filesystemPredictWindow: "30s"}').
 # OVN_RAFT_ALERTMANAGER=HOST:PORT (start, retarget): send the alerts to that Alertmanager.
@@ -46,7 +48,7 @@ global:
   evaluation_interval: 2s
 $alerting
 rule_files:
-  - $root/alerts/ovn-raft-rules.yaml
+  - $dir/rules.yaml
   - $(alerts_file "$dir")
 scrape_configs:
   - job_name: ovn-raft-exporter
@@ -64,6 +66,8 @@ start() {
   rm -f "$dir/alerts.yaml"
   [ -z "${OVN_RAFT_MIXIN_CONFIG:-}" ] || mixin_alerts "$dir" "$OVN_RAFT_MIXIN_CONFIG"
   [ "${OVN_RAFT_FOR_SPEEDUP:-1}" = 1 ] || speed_up_alerts "$dir" "$OVN_RAFT_FOR_SPEEDUP"
+  one_interval "$root/alerts/ovn-raft-rules.yaml" "$dir/rules.yaml"
+  one_interval "$(alerts_file "$dir")" "$dir/alerts.yaml"
   write_config "$dir" "$@"
   prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
     --web.listen-address="127.0.0.1:$port" --log.level=warn >>"$dir/prometheus.log" 2>&1 &

@@ -19,7 +19,9 @@ therefore exceed the interval by the time a record takes to become queryable (vm
 -remoteWrite.flushInterval, the storage's ingestion) plus a group's evaluation time. BASE is
 the storage's own query delay (VictoriaMetrics' -search.latencyOffset, vmalert's
 -rule.evalDelay). The alerts form the last level. Every verdict then comes BASE + levels * STAGE
-after the scrape, instead of one interval.
+after the scrape, instead of one interval. Every level runs at INTERVAL: the rules of the slow
+group (ovn-raft-slow.rules, whose own interval is longer) too, at the cost of evaluating them
+that much more often.
 
   vmalert-staged-rules.py RULES ALERTS --interval 1m --base 30s --stage 75s > staged.yaml
 """

@@ -13,7 +13,7 @@ import yaml
 root = Path(__file__).resolve().parents[2]
 runbook = {m.group(1).lower() for m in re.finditer(r"^## (\w+)$", (root / "RUNBOOK.md").read_text(), re.M)}
 alerts = []
-for a in yaml.safe_load((root / "alerts/ovn-raft-alerts.yaml").read_text())["groups"][0]["rules"]:
+for a in (a for g in yaml.safe_load((root / "alerts/ovn-raft-alerts.yaml").read_text())["groups"] for a in g["rules"]):
     alerts.append(dict(a, severity=a["labels"]["severity"], **a["annotations"]))
 errors = []
 for a in alerts:

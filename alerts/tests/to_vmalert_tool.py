@@ -26,6 +26,8 @@ app/vmalert-tool/unittest of the pinned release):
   each group into levels, a rule one level after the records of its group that it reads, and
   orders them in `group_eval_order`. A rule that reads a record written after it in its group
   (the previous evaluation's, on both rulers) stays at or before that record's level.
+- A group's own `interval` is dropped: promtool evaluates every group at the test's
+  evaluation interval, whatever the group asks.
 - vmalert-tool stops at the first test file that fails, and names the test only in an alert
   test's failure: every test runs as its own file.
 """
@@ -138,7 +140,8 @@ def split_groups(rule_files, out_dir, tag):
             names = [g["name"] if count == 1 else f"{g['name']}/{n}" for n in range(count)]
             levels_of[g["name"]] = names
             for n in range(count):
-                part = {k: v for k, v in g.items() if k != "rules"}
+                # Every group at the test's evaluation interval, as promtool runs them.
+                part = {k: v for k, v in g.items() if k not in ("rules", "interval")}
                 part["name"] = names[n]
                 part["rules"] = [r for k, r in enumerate(g["rules"]) if level[k] == n]
                 if part["rules"]:
@@ -165,7 +168,7 @@ def promtool_files():
     make_tests = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_tests)
     import scenario_lib
-    for a in yaml.safe_load((ROOT / "alerts/ovn-raft-alerts.yaml").read_text())["groups"][0]["rules"]:
+    for a in (a for g in yaml.safe_load((ROOT / "alerts/ovn-raft-alerts.yaml").read_text())["groups"] for a in g["rules"]):
         scenario_lib.SEVERITY[a["alert"]] = a["labels"]["severity"]
         scenario_lib.ANNOTATIONS[a["alert"]] = a["annotations"]
     for p in sorted((HERE / "scenarios").glob("*.py")):

@@ -24,6 +24,9 @@ Then it replays: the same Prometheus, reloaded to neither scrape nor evaluate, r
 expression alone, --repeats times, as of the last cycle, and keeps Prometheus' own evaluation
 time (the median): each rule's cost without ingestion, the other group or a busy machine, which
 move the live times by a third from one run to the next at 1,000 clusters on 2 CPUs.
+A group with a longer interval of its own (ovn-raft-slow.rules) runs in a share of the cycles:
+its times, live and replayed, count at that share (a 60 s group in 15 s cycles: a quarter), so
+that every figure is a cost per cycle of --interval.
 With --rounds R the rule sets take turns R times (A B A B ...), so that a busy minute of the
 machine falls on both alike; times are the mean over every cycle of every round, with the
 range of the rounds' means beside them. With --paired the sets run side by side in one
@@ -255,6 +258,28 @@ def rule_expressions(rule_files):
     return out
 
 
+def seconds(duration):
+    """Seconds of a Prometheus duration such as 1m or 1m30s."""
+    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
+    return sum(int(n) * units[u] for n, u in re.findall(r"(\d+)(ms|s|m|h|d)", duration))
+
+
+def group_weights(rule_files, interval):
+    """({group: weight}, {rule: weight}) of one set's files: the share of the cycles of
+    `interval` seconds in which a group with an interval of its own runs (a group every 60 s
+    in 15 s cycles: 0.25). Its times are counted at that share, so that a set's time per cycle
+    is what it costs per cycle, whatever intervals its groups have."""
+    import yaml
+    groups, rules = {}, {}
+    for path in rule_files:
+        with open(path) as f:
+            for g in yaml.safe_load(f)["groups"]:
+                w = interval / max(interval, seconds(str(g.get("interval", f"{interval}s"))))
+                groups[g["name"]] = w
+                rules.update({r.get("record") or r.get("alert"): w for r in g["rules"]})
+    return groups, rules
+
+
 def namespaced(tag, rule_files, out_dir):
     """The rule files of one set, rewritten so that two sets can run in one Prometheus: every name
     the set records gets the prefix `tag_` (in its records and in every expression that reads
@@ -284,10 +309,11 @@ def namespaced(tag, rule_files, out_dir):
 def one_group(set_paths, path):
     """The namespaced files of every set as one group written to `path`, the sets' rules one set
     after the other in the order given: a group's rules run one at a time, so no set's rule
-    waits for the other set's (see --paired above). An alert keeps the name of the group it was
+    waits for the other set's (see --paired above). A group with an interval of its own joins
+    the one paired group of that interval instead. An alert keeps the name of the group it was
     written in as its label `rule_group`; for records, returns {record name: group name}."""
     import yaml
-    rules, groups_of = [], {}
+    rules, groups_of = {}, {}
     for paths in set_paths:
         for p in paths:
             for g in yaml.safe_load(open(p))["groups"]:
@@ -296,9 +322,11 @@ def one_group(set_paths, path):
                         groups_of[r["record"]] = g["name"]
                     else:
                         r = dict(r, labels=dict(r.get("labels", {}), rule_group=g["name"]))
-                    rules.append(r)
+                    rules.setdefault(g.get("interval"), []).append(r)
     with open(path, "w") as f:
-        yaml.safe_dump({"groups": [{"name": "paired", "rules": rules}]}, f, sort_keys=False)
+        yaml.safe_dump({"groups": [dict({"name": "paired" if every is None else f"paired-{every}", "rules": rs},
+                                        **({} if every is None else {"interval": every}))
+                                   for every, rs in rules.items()]}, f, sort_keys=False)
     return groups_of
 
 
@@ -339,6 +367,7 @@ def run_prometheus(binary, sets, targets_file, warmup, cycles, repeats, paired, 
     work = tempfile.mkdtemp(prefix="ovn-raft-scale-")
     port = free_port()
     tags = {name: (f"set{i}" if paired else "") for i, (name, _) in enumerate(sets)}
+    weights = {name: group_weights(fs, interval) for name, fs in sets}
     files = {name: (namespaced(tags[name], fs, work) if paired else fs) for name, fs in sets}
     groups_of = {}
     if paired:
@@ -368,6 +397,9 @@ scrape_configs:
 
     def named(name, metric):
         return f"{tags[name]}_{metric}" if tags[name] else metric
+
+    def unnamed(name, rule):
+        return rule[len(tags[name]) + 1:] if tags[name] and rule.startswith(tags[name] + "_") else rule
     try:
         wait_for_api(port, "status/buildinfo")
         time.sleep(warmup)
@@ -376,7 +408,9 @@ scrape_configs:
         peak = 0.0
         seen = set()
         reloaded = 0.0  # with --paired, the last evaluation before the order was reversed
-        deadline = time.time() + cycles * interval * 3
+        # A group of a longer interval of its own must also run once after the reversal.
+        deadline = time.time() + cycles * interval * 3 + max(
+            float(g.get("interval", 0)) for g in api(port, "rules")["groups"])
         while len(seen) < cycles and time.time() < deadline:
             data = api(port, "rules")
             stamp = tuple(g["lastEvaluation"] for g in data["groups"])
@@ -417,9 +451,10 @@ scrape_configs:
         results = {}
         for name in tags:
             alerts = query(port, f'ALERTS{{ruleset="{tags[name]}"}}' if tags[name] else "ALERTS", at)
+            group_w, rule_w = weights[name]
             results[name] = {
-                "groups": {g: sum(v) / len(v) for g, v in groups[name].items()},
-                "rules": {r: sum(v) / len(v) for r, v in per_rule[name].items()},
+                "groups": {g: sum(v) / len(v) * group_w.get(g, 1.0) for g, v in groups[name].items()},
+                "rules": {r: sum(v) / len(v) * rule_w.get(unnamed(name, r), 1.0) for r, v in per_rule[name].items()},
                 "raw": raw,
                 "recorded": int(float((query(port, f'count({{__name__=~"{named(name, ".+:.+")}"}})', at)
                                        or [{"value": [0, "0"]}])[0]["value"][1])),
@@ -438,7 +473,8 @@ scrape_configs:
                       for rule, expr in rule_expressions(files[name])]
         costs = replay(port, exprs, at, repeats)
         for name in tags:
-            results[name]["replayed"] = {rule: t for (n, rule), t in costs.items() if n == name}
+            results[name]["replayed"] = {rule: t * weights[name][1].get(rule, 1.0)
+                                         for (n, rule), t in costs.items() if n == name}
         return results
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -519,11 +555,13 @@ scrape_configs:
         per_rule, seen, peak = {}, set(), {"victoria-metrics": 0.0, "vmalert": 0.0}
         start = iteration_totals(alert_port)
         missed0 = counter(alert_port, "vmalert_iteration_missed_total")
-        deadline = time.time() + cycles * interval * 3
+        group_w, rule_w = group_weights(rule_files, interval)
+        deadline = time.time() + cycles * interval * 3 / min(group_w.values())
 
-        def done():  # every group evaluated `cycles` times since the start
+        def done():  # every group evaluated `cycles` times since the start, a slower one its share
             now = iteration_totals(alert_port)
-            return all(now[g][1] - start.get(g, (0, 0))[1] >= cycles for g in now)
+            return all(now[g][1] - start.get(g, (0, 0))[1] >= max(1, round(cycles * group_w.get(g, 1.0)))
+                       for g in now)
         while not done() and time.time() < deadline:
             data = api(alert_port, "rules")
             stamp = tuple(g["lastEvaluation"] for g in data["groups"])
@@ -536,7 +574,7 @@ scrape_configs:
                     "vmalert": max(peak["vmalert"], rss_mib(alerter.pid))}
             time.sleep(3)
         end = iteration_totals(alert_port)
-        groups = {g: (end[g][0] - start.get(g, (0, 0))[0]) / (end[g][1] - start.get(g, (0, 0))[1])
+        groups = {g: (end[g][0] - start.get(g, (0, 0))[0]) / (end[g][1] - start.get(g, (0, 0))[1]) * group_w.get(g, 1.0)
                   for g in end if end[g][1] > start.get(g, (0, 0))[1]}
         missed = int(counter(alert_port, "vmalert_iteration_missed_total") - missed0)
         dropped = int(counter(alert_port, "vmalert_remotewrite_dropped_rows_total"))
@@ -563,7 +601,7 @@ scrape_configs:
         recorded = count('{__name__=~".+:.+"}')
         return {
             "groups": groups,
-            "rules": {r: sum(v) / len(v) for r, v in per_rule.items()},
+            "rules": {r: sum(v) / len(v) * rule_w.get(r, 1.0) for r, v in per_rule.items()},
             "raw": raw, "recorded": recorded,
             "rss": sum(peak.values()),
             "rss_detail": f"VictoriaMetrics {peak['victoria-metrics']:.0f} + vmalert {peak['vmalert']:.0f}",

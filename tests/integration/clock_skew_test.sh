@@ -71,9 +71,11 @@ for ns in "${namespaces[@]}"; do
 "
 done
 speed_up_for_durations "$root/alerts/ovn-raft-alerts.yaml" 30 "$work/alerts.yaml" 6
+one_interval "$work/alerts.yaml" "$work/alerts.yaml"
+one_interval "$root/alerts/ovn-raft-rules.yaml" "$work/rules.yaml"
 cat >"$work/prometheus.yml" <<YAML
 global: {scrape_interval: 2s, scrape_timeout: 1s, evaluation_interval: 2s}
-rule_files: [$root/alerts/ovn-raft-rules.yaml, $work/alerts.yaml]
+rule_files: [$work/rules.yaml, $work/alerts.yaml]
 scrape_configs:
   - job_name: ovn-raft-exporter
     static_configs:
