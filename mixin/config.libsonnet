@@ -166,13 +166,15 @@ local rangeOf(d) =
     // database index's history, whose alerts wait minutes (recreatedClusterFor) or hours. Not
     // below ruleGroupInterval; at most recreatedClusterFor.
     slowRuleGroupInterval: '1m',
-    // The alerts evaluated with ovn-raft-slow.rules' interval, in a group of their own
-    // (ovn-raft-slow.alerts): they read its records or facts that change over hours.
+    // The alerts evaluated every slowRuleGroupInterval, in a group of their own
+    // (ovn-raft-slow.alerts): on facts that change over hours (releases, a filesystem's trend,
+    // the configuration, a clock), with a for: of 10m or more. An alert here is evaluated only
+    // that often: shorten its for: below a few intervals and it may never fire; take it out of
+    // the list instead. The alerts on the slow records that read few series stay at
+    // ruleGroupInterval (OVNRaftClusterRecreated, OVNRaftLogNotCompacted).
     slowAlerts: [
-      'OVNRaftClusterRecreated',
       'OVNRaftExpectedSizeUnknown',
       'OVNRaftDatabaseFilesystemFillingUp',
-      'OVNRaftLogNotCompacted',
       'OVNRaftMixedReleases',
       'OVNRaftReleaseWithKnownRaftDefects',
       'OVNRaftStatusNotUnderstood',

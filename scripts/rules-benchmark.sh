@@ -10,8 +10,8 @@
 # --against REV also runs the rules of git revision REV on the same targets and prints the
 # ratio; --rounds R lets the rule sets take turns R times (default 1); --top N lists the N
 # costliest rules of each set (default 12); --paired runs both rule sets side by side in one
-# Prometheus (each under its own recorded names, one group, one set after the other, the order
-# reversed half way), so that both see the same machine; --interval S
+# Prometheus (each under its own recorded names, one group per interval, one set after the
+# other, the order reversed half way), so that both see the same machine; --interval S
 # evaluates the rules every S seconds (default 15; more, e.g. 60, for --paired at the largest
 # counts when both sets' work does not fit in 15 s); --engines measures each rule set on each
 # of the rulers named, in turn on the same targets (default: the system's prometheus alone):
