@@ -162,9 +162,10 @@ local rangeOf(d) =
     // Prometheus' global one. Keep it at most 1m: stale candidates must have been named a
     // minute before (offset 1m).
     ruleGroupInterval: '',
-    // The interval of ovn-raft-slow.rules: the releases, the log's compaction and the
-    // database index's history, whose alerts wait minutes (recreatedClusterFor) or hours. Not
-    // below ruleGroupInterval; at most recreatedClusterFor.
+    // The interval of ovn-raft-slow.rules (the releases, the log's compaction and the
+    // database index's history, whose alerts wait minutes, recreatedClusterFor, or hours) and
+    // of ovn-raft-slow.alerts (slowAlerts below). Not below ruleGroupInterval; at most
+    // recreatedClusterFor.
     slowRuleGroupInterval: '1m',
     // The alerts evaluated every slowRuleGroupInterval, in a group of their own
     // (ovn-raft-slow.alerts): on facts that change over hours (releases, a filesystem's trend,

@@ -123,7 +123,6 @@ EOF
   one_interval "${FLEET_RULES:-$root/alerts/ovn-raft-rules.yaml}" "$dir/rules.yaml"
   speed_up_for_durations "$root/alerts/ovn-raft-alerts.yaml" "${OVN_RAFT_FOR_SPEEDUP:-1}" "$dir/alerts.yaml" \
     "${OVN_RAFT_FOR_MIN:-1}"
-  one_interval "$dir/alerts.yaml" "$dir/alerts.yaml"
   local rule_flags=(-rule="$dir/rules.yaml" -rule="$dir/alerts.yaml")
   if [ "${FLEET_LAYOUT:-staged}" = staged ]; then
     # The base delay is vmalert's -rule.evalDelay default, which matches victoria-metrics'

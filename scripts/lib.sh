@@ -125,9 +125,10 @@ scenario_prometheus() {
 }
 
 # speed_up_for_durations IN N OUT [MIN]: the rules file IN with every `for:` divided by N (whole
-# seconds, at least MIN, default $OVN_RAFT_FOR_MIN or 1) written to OUT, so that a test or demo
-# can watch a whole for: window. A test's floor of a few evaluation intervals keeps an alert from
-# firing on one sample, as it cannot with the shipped for:.
+# seconds, at least MIN, default $OVN_RAFT_FOR_MIN or 1) and every group at the global interval
+# (one_interval) written to OUT, so that a test or demo can watch a whole for: window. A test's
+# floor of a few evaluation intervals keeps an alert from firing on one sample, as it cannot
+# with the shipped for:.
 speed_up_for_durations() {
   awk -v n="$2" -v min="${4:-${OVN_RAFT_FOR_MIN:-1}}" '
     /^ *for: [0-9]+[smh]$/ {
@@ -136,7 +137,8 @@ speed_up_for_durations() {
       print substr($0, 1, RSTART - 1) s "s"; next
     }
     { print }' "$1" >"$3.new"
-  mv "$3.new" "$3"
+  one_interval "$3.new" "$3"
+  rm -f "$3.new"
 }
 
 # one_interval IN OUT: the rules file IN with no group's own `interval` written to OUT (IN may

@@ -30,6 +30,7 @@ mixin_alerts() { # DIR CONFIG: DIR/alerts.yaml rendered from the mixin with CONF
 }
 
 speed_up_alerts() { # DIR N: DIR/alerts.yaml (from alerts_file) with every for: divided by N
+  # (and every group at the global interval)
   speed_up_for_durations "$(alerts_file "$1")" "$2" "$1/alerts.yaml"
 }
 
@@ -65,9 +66,12 @@ start() {
   mkdir -p "$dir/data"
   rm -f "$dir/alerts.yaml"
   [ -z "${OVN_RAFT_MIXIN_CONFIG:-}" ] || mixin_alerts "$dir" "$OVN_RAFT_MIXIN_CONFIG"
-  [ "${OVN_RAFT_FOR_SPEEDUP:-1}" = 1 ] || speed_up_alerts "$dir" "$OVN_RAFT_FOR_SPEEDUP"
+  if [ "${OVN_RAFT_FOR_SPEEDUP:-1}" = 1 ]; then
+    one_interval "$(alerts_file "$dir")" "$dir/alerts.yaml"
+  else
+    speed_up_alerts "$dir" "$OVN_RAFT_FOR_SPEEDUP"
+  fi
   one_interval "$root/alerts/ovn-raft-rules.yaml" "$dir/rules.yaml"
-  one_interval "$(alerts_file "$dir")" "$dir/alerts.yaml"
   write_config "$dir" "$@"
   prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
     --web.listen-address="127.0.0.1:$port" --log.level=warn >>"$dir/prometheus.log" 2>&1 &

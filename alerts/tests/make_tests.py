@@ -48,14 +48,21 @@ def test_file(module):
             + yaml.safe_dump(doc, sort_keys=False, width=4096, default_flow_style=False))
 
 
+def register_alerts():
+    """Every shipped alert's severity and annotations, of every group, which the scenarios'
+    expected alerts carry."""
+    for g in yaml.safe_load((ROOT.parent / "ovn-raft-alerts.yaml").read_text())["groups"]:
+        for a in g["rules"]:
+            scenario_lib.SEVERITY[a["alert"]] = a["labels"]["severity"]
+            scenario_lib.ANNOTATIONS[a["alert"]] = a["annotations"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
     parser.parse_args()
     out = ROOT / "scenarios"
-    for a in (a for g in yaml.safe_load((ROOT.parent / "ovn-raft-alerts.yaml").read_text())["groups"] for a in g["rules"]):
-        scenario_lib.SEVERITY[a["alert"]] = a["labels"]["severity"]
-        scenario_lib.ANNOTATIONS[a["alert"]] = a["annotations"]
+    register_alerts()
     texts = {}
     for path in sorted((ROOT / "scenarios").glob("*.py")):
         module = load(path)

@@ -167,10 +167,7 @@ def promtool_files():
     spec = importlib.util.spec_from_file_location("make_tests", HERE / "make_tests.py")
     make_tests = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_tests)
-    import scenario_lib
-    for a in (a for g in yaml.safe_load((ROOT / "alerts/ovn-raft-alerts.yaml").read_text())["groups"] for a in g["rules"]):
-        scenario_lib.SEVERITY[a["alert"]] = a["labels"]["severity"]
-        scenario_lib.ANNOTATIONS[a["alert"]] = a["annotations"]
+    make_tests.register_alerts()
     for p in sorted((HERE / "scenarios").glob("*.py")):
         module = make_tests.load(p)
         text = make_tests.test_file(module)

@@ -71,7 +71,6 @@ for ns in "${namespaces[@]}"; do
 "
 done
 speed_up_for_durations "$root/alerts/ovn-raft-alerts.yaml" 30 "$work/alerts.yaml" 6
-one_interval "$work/alerts.yaml" "$work/alerts.yaml"
 one_interval "$root/alerts/ovn-raft-rules.yaml" "$work/rules.yaml"
 cat >"$work/prometheus.yml" <<YAML
 global: {scrape_interval: 2s, scrape_timeout: 1s, evaluation_interval: 2s}

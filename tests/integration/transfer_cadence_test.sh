@@ -41,7 +41,6 @@ for name in ("rules", "alerts"):
     yaml.safe_dump(both[name], open(sys.argv[1] + "/" + name + ".full.yaml", "w"), sort_keys=False, width=1000)' "$work"
 one_interval "$work/rules.full.yaml" "$work/rules.yaml"
 speed_up_for_durations "$work/alerts.full.yaml" "$scale" "$work/alerts.yaml" 6
-one_interval "$work/alerts.yaml" "$work/alerts.yaml"
 # Transfers one cadence apart; a burst's, BURST within a scaled window.
 gap=$((45 * 60 / scale))
 burst_gap=$((16 * 60 / scale))
